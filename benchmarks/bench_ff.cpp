@@ -1,0 +1,233 @@
+// bench_ff: arithmetic of BLS12-381 (fields, curves, pairing). Each benchmark measures
+// latency: every iteration depends on the previous result, as in a real dependency chain.
+// Run: bench_ff --benchmark_format=json (or scripts/bench.sh for the whole suite).
+#include <benchmark/benchmark.h>
+
+#include "core/cpu.hpp"
+#include "ec/pairing.hpp"
+
+namespace {
+
+using namespace c2lab;
+using namespace c2lab::ff;
+using namespace c2lab::ec;
+
+template <class F>
+void field_mul(benchmark::State& state) {
+    rng g(1);
+    F a = F::random(g), b = F::random(g);
+    for (auto _ : state) {
+        a = a * b;
+        benchmark::DoNotOptimize(a);
+    }
+}
+
+template <class F, bool Asm>
+void field_mul_path(benchmark::State& state) {
+    if (Asm && !cpu::use_adx_asm) {
+        state.SkipWithError("the mulx/adcx/adox path is not available on this CPU or build");
+        return;
+    }
+    rng g(1);
+    F a = F::random(g), b = F::random(g);
+    for (auto _ : state) {
+        a.mont = Asm ? mont_mul_asm(a.mont, b.mont, F::modulus, F::n0)
+                     : mont_mul_portable(a.mont, b.mont, F::modulus, F::n0);
+        benchmark::DoNotOptimize(a);
+    }
+}
+
+template <class F>
+void field_square(benchmark::State& state) {
+    rng g(2);
+    F a = F::random(g);
+    for (auto _ : state) {
+        a = a.square();
+        benchmark::DoNotOptimize(a);
+    }
+}
+
+template <class F>
+void field_add(benchmark::State& state) {
+    rng g(3);
+    F a = F::random(g), b = F::random(g);
+    for (auto _ : state) {
+        a = a + b;
+        benchmark::DoNotOptimize(a);
+    }
+}
+
+template <class F>
+void field_inverse(benchmark::State& state) {
+    rng g(4);
+    F a = F::random(g);
+    for (auto _ : state) {
+        a = a.inverse() + F::one();
+        benchmark::DoNotOptimize(a);
+    }
+}
+
+template <class F>
+void field_batch_inverse(benchmark::State& state) {
+    rng g(5);
+    std::vector<F> xs(static_cast<size_t>(state.range(0)));
+    for (auto& x : xs) x = F::random(g);
+    for (auto _ : state) {
+        batch_inverse(std::span<F>(xs));
+        benchmark::DoNotOptimize(xs.data());
+    }
+    state.counters["elements/s"] = benchmark::Counter(double(xs.size()) * state.iterations(), benchmark::Counter::kIsRate);
+}
+
+void fp_sqrt(benchmark::State& state) {
+    rng g(6);
+    fp a = fp::random(g).square();
+    for (auto _ : state) {
+        auto r = a.sqrt();
+        benchmark::DoNotOptimize(r);
+        a += fp::one();
+    }
+}
+
+template <class C>
+jacobian<C> random_point(rng& g) {
+    return jacobian<C>::generator() * fr::random(g);
+}
+
+template <class C>
+void point_add(benchmark::State& state) {
+    rng g(7);
+    auto a = random_point<C>(g), b = random_point<C>(g);
+    for (auto _ : state) {
+        a = a + b;
+        benchmark::DoNotOptimize(a);
+    }
+}
+
+template <class C>
+void point_add_mixed(benchmark::State& state) {
+    rng g(8);
+    auto a = random_point<C>(g);
+    auto b = random_point<C>(g).to_affine();
+    for (auto _ : state) {
+        a = a + b;
+        benchmark::DoNotOptimize(a);
+    }
+}
+
+template <class C>
+void point_dbl(benchmark::State& state) {
+    rng g(9);
+    auto a = random_point<C>(g);
+    for (auto _ : state) {
+        a = a.dbl();
+        benchmark::DoNotOptimize(a);
+    }
+}
+
+template <class C>
+void point_add_xyzz_mixed(benchmark::State& state) {
+    rng g(10);
+    auto a = random_point<C>(g).to_affine().to_xyzz();
+    auto b = random_point<C>(g).to_affine();
+    for (auto _ : state) {
+        a = a + b;
+        benchmark::DoNotOptimize(a);
+    }
+}
+
+template <class C>
+void point_add_xyzz(benchmark::State& state) {
+    rng g(11);
+    auto a = random_point<C>(g).to_affine().to_xyzz();
+    auto b = (random_point<C>(g).to_affine().to_xyzz() + random_point<C>(g).to_affine());
+    for (auto _ : state) {
+        a = a + b;
+        benchmark::DoNotOptimize(a);
+    }
+}
+
+template <class C>
+void point_mul(benchmark::State& state) {
+    rng g(12);
+    auto a = random_point<C>(g);
+    fr k = fr::random(g);
+    for (auto _ : state) {
+        a = a * k;
+        benchmark::DoNotOptimize(a);
+    }
+}
+
+void g1_subgroup_check(benchmark::State& state) {
+    rng g(13);
+    auto p = random_point<g1_curve>(g).to_affine();
+    for (auto _ : state) benchmark::DoNotOptimize(g1_in_subgroup(p));
+}
+
+void g2_subgroup_check(benchmark::State& state) {
+    rng g(14);
+    auto p = random_point<g2_curve>(g).to_affine();
+    for (auto _ : state) benchmark::DoNotOptimize(g2_in_subgroup(p));
+}
+
+void miller_loop_bench(benchmark::State& state) {
+    auto p = g1_affine::generator();
+    auto q = g2_affine::generator();
+    for (auto _ : state) benchmark::DoNotOptimize(miller_loop(p, q));
+}
+
+void final_exp_bench(benchmark::State& state) {
+    fp12 f = miller_loop(g1_affine::generator(), g2_affine::generator());
+    for (auto _ : state) {
+        f = final_exponentiation(f);
+        benchmark::DoNotOptimize(f);
+    }
+}
+
+void pairing_bench(benchmark::State& state) {
+    auto p = g1_affine::generator();
+    auto q = g2_affine::generator();
+    for (auto _ : state) benchmark::DoNotOptimize(pairing(p, q));
+}
+
+}  // namespace
+
+BENCHMARK(field_mul<fr>)->Name("ff/fr_mul");
+BENCHMARK(field_mul_path<fr, false>)->Name("ff/fr_mul/portable");
+BENCHMARK(field_mul_path<fr, true>)->Name("ff/fr_mul/asm");
+BENCHMARK(field_square<fr>)->Name("ff/fr_square");
+BENCHMARK(field_add<fr>)->Name("ff/fr_add");
+BENCHMARK(field_inverse<fr>)->Name("ff/fr_inverse");
+BENCHMARK(field_batch_inverse<fr>)->Name("ff/fr_batch_inverse")->Arg(1 << 12)->ArgNames({"n"});
+BENCHMARK(field_mul<fp>)->Name("ff/fp_mul");
+BENCHMARK(field_mul_path<fp, false>)->Name("ff/fp_mul/portable");
+BENCHMARK(field_mul_path<fp, true>)->Name("ff/fp_mul/asm");
+BENCHMARK(field_square<fp>)->Name("ff/fp_square");
+BENCHMARK(field_add<fp>)->Name("ff/fp_add");
+BENCHMARK(field_inverse<fp>)->Name("ff/fp_inverse");
+BENCHMARK(fp_sqrt)->Name("ff/fp_sqrt");
+BENCHMARK(field_mul<fp2>)->Name("ff/fp2_mul");
+BENCHMARK(field_square<fp2>)->Name("ff/fp2_square");
+BENCHMARK(field_mul<fp12>)->Name("ff/fp12_mul");
+BENCHMARK(field_square<fp12>)->Name("ff/fp12_square");
+
+BENCHMARK(point_add<g1_curve>)->Name("ec/g1_add_jacobian");
+BENCHMARK(point_add_mixed<g1_curve>)->Name("ec/g1_add_mixed");
+BENCHMARK(point_dbl<g1_curve>)->Name("ec/g1_double");
+BENCHMARK(point_add_xyzz<g1_curve>)->Name("ec/g1_add_xyzz");
+BENCHMARK(point_add_xyzz_mixed<g1_curve>)->Name("ec/g1_add_xyzz_mixed");
+BENCHMARK(point_mul<g1_curve>)->Name("ec/g1_mul")->Unit(benchmark::kMicrosecond);
+BENCHMARK(g1_subgroup_check)->Name("ec/g1_subgroup_check")->Unit(benchmark::kMicrosecond);
+BENCHMARK(point_add<g2_curve>)->Name("ec/g2_add_jacobian");
+BENCHMARK(point_add_mixed<g2_curve>)->Name("ec/g2_add_mixed");
+BENCHMARK(point_dbl<g2_curve>)->Name("ec/g2_double");
+BENCHMARK(point_add_xyzz<g2_curve>)->Name("ec/g2_add_xyzz");
+BENCHMARK(point_add_xyzz_mixed<g2_curve>)->Name("ec/g2_add_xyzz_mixed");
+BENCHMARK(point_mul<g2_curve>)->Name("ec/g2_mul")->Unit(benchmark::kMicrosecond);
+BENCHMARK(g2_subgroup_check)->Name("ec/g2_subgroup_check")->Unit(benchmark::kMicrosecond);
+
+BENCHMARK(miller_loop_bench)->Name("pairing/miller_loop")->Unit(benchmark::kMicrosecond);
+BENCHMARK(final_exp_bench)->Name("pairing/final_exponentiation")->Unit(benchmark::kMicrosecond);
+BENCHMARK(pairing_bench)->Name("pairing/pairing")->Unit(benchmark::kMicrosecond);
+
+BENCHMARK_MAIN();

@@ -1,0 +1,97 @@
+// Fp6 = Fp2[v] / (v^3 - xi), xi = 1 + u. Costs in Fp2 multiplications (M2).
+#pragma once
+
+#include "ff/fp2.hpp"
+
+namespace c2lab::ff {
+
+// The sextic non-residue xi = 1 + u, and the Frobenius constants derived from it at
+// compile time: v^p = xi^((p-1)/3) v, (v^2)^p = xi^(2(p-1)/3) v^2.
+inline constexpr fp2 xi{fp::one(), fp::one()};
+inline constexpr fp2 frobenius_v = xi.pow(div_small(fp::p_minus_1, 3));
+inline constexpr fp2 frobenius_v2 = frobenius_v.square();
+
+struct fp6 {
+    fp2 c0, c1, c2;  // c0 + c1 v + c2 v^2
+
+    static constexpr fp6 zero() noexcept { return {}; }
+    static constexpr fp6 one() noexcept { return {fp2::one(), fp2::zero(), fp2::zero()}; }
+    static fp6 random(rng& g) noexcept {
+        fp2 a = fp2::random(g), b = fp2::random(g);
+        return {a, b, fp2::random(g)};
+    }
+
+    constexpr bool is_zero() const noexcept { return c0.is_zero() && c1.is_zero() && c2.is_zero(); }
+    friend constexpr bool operator==(const fp6&, const fp6&) noexcept = default;
+
+    friend constexpr fp6 operator+(const fp6& a, const fp6& b) noexcept {
+        return {a.c0 + b.c0, a.c1 + b.c1, a.c2 + b.c2};
+    }
+    friend constexpr fp6 operator-(const fp6& a, const fp6& b) noexcept {
+        return {a.c0 - b.c0, a.c1 - b.c1, a.c2 - b.c2};
+    }
+    constexpr fp6 operator-() const noexcept { return {-c0, -c1, -c2}; }
+    constexpr fp6& operator+=(const fp6& b) noexcept { return *this = *this + b; }
+    constexpr fp6& operator-=(const fp6& b) noexcept { return *this = *this - b; }
+
+    // Karatsuba over three coefficients: 6M2.
+    friend constexpr fp6 operator*(const fp6& a, const fp6& b) noexcept {
+        fp2 aa = a.c0 * b.c0, bb = a.c1 * b.c1, cc = a.c2 * b.c2;
+        fp2 t0 = ((a.c1 + a.c2) * (b.c1 + b.c2) - bb - cc).mul_by_nonresidue() + aa;
+        fp2 t1 = (a.c0 + a.c1) * (b.c0 + b.c1) - aa - bb + cc.mul_by_nonresidue();
+        fp2 t2 = (a.c0 + a.c2) * (b.c0 + b.c2) - aa - cc + bb;
+        return {t0, t1, t2};
+    }
+    constexpr fp6& operator*=(const fp6& b) noexcept { return *this = *this * b; }
+    constexpr fp6 operator*(const fp2& s) const noexcept { return {c0 * s, c1 * s, c2 * s}; }
+
+    // Chung-Hasan SQR2: 2M2 + 3 squarings.
+    constexpr fp6 square() const noexcept {
+        fp2 s0 = c0.square();
+        fp2 s1 = (c0 * c1).dbl();
+        fp2 s2 = (c0 - c1 + c2).square();
+        fp2 s3 = (c1 * c2).dbl();
+        fp2 s4 = c2.square();
+        return {s3.mul_by_nonresidue() + s0, s4.mul_by_nonresidue() + s1, s1 + s2 + s3 - s0 - s4};
+    }
+
+    // Multiply by v: (c0, c1, c2) -> (xi c2, c0, c1).
+    constexpr fp6 mul_by_nonresidue() const noexcept { return {c2.mul_by_nonresidue(), c0, c1}; }
+
+    // a * (b1 v): 3M2.
+    constexpr fp6 mul_by_1(const fp2& b1) const noexcept {
+        return {(c2 * b1).mul_by_nonresidue(), c0 * b1, c1 * b1};
+    }
+    // a * (b0 + b1 v): 5M2.
+    constexpr fp6 mul_by_01(const fp2& b0, const fp2& b1) const noexcept {
+        fp2 aa = c0 * b0, bb = c1 * b1;
+        fp2 t0 = ((c1 + c2) * b1 - bb).mul_by_nonresidue() + aa;
+        fp2 t1 = (c0 + c1) * (b0 + b1) - aa - bb;
+        fp2 t2 = (c0 + c2) * b0 - aa + bb;
+        return {t0, t1, t2};
+    }
+
+    template <size_t M>
+    constexpr fp6 pow(const limbs<M>& e) const noexcept {
+        fp6 acc = one();
+        for (size_t i = bit_length(e); i-- > 0;) {
+            acc = acc.square();
+            if (bit(e, i)) acc *= *this;
+        }
+        return acc;
+    }
+
+    constexpr fp6 inverse() const noexcept {
+        fp2 t0 = c0.square() - (c1 * c2).mul_by_nonresidue();
+        fp2 t1 = c2.square().mul_by_nonresidue() - c0 * c1;
+        fp2 t2 = c1.square() - c0 * c2;
+        fp2 d = (c0 * t0 + (c2 * t1 + c1 * t2).mul_by_nonresidue()).inverse();
+        return {t0 * d, t1 * d, t2 * d};
+    }
+
+    constexpr fp6 frobenius() const noexcept {
+        return {c0.frobenius(), c1.frobenius() * frobenius_v, c2.frobenius() * frobenius_v2};
+    }
+};
+
+}  // namespace c2lab::ff

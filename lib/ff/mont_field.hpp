@@ -1,0 +1,269 @@
+// mont_field<P>: a prime field in Montgomery form, one template for every modulus.
+//
+// P supplies only the modulus (little-endian limbs) and a small quadratic
+// non-residue that generates the 2-Sylow subgroup (for sqrt and roots of unity);
+// R = 2^(64N) mod p, R^2, -p^-1 mod 2^64, the 2-adicity and the primitive 2^s-th
+// root of unity are derived from them at compile time.
+//
+// Representation: `mont` holds a * R mod p, always fully reduced (< p). Inputs from
+// outside go through the canonical (de)serializers, which refuse values >= p.
+#pragma once
+
+#include <algorithm>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/rng.hpp"
+#include "ff/mont_mul.hpp"
+
+namespace c2lab::ff {
+
+template <class P>
+class mont_field {
+public:
+    static constexpr size_t n_limbs = P::modulus.size();
+    using repr = limbs<n_limbs>;
+
+    static constexpr repr modulus = P::modulus;
+    static constexpr uint64_t nonresidue = P::nonresidue;  // generates the 2-Sylow subgroup
+    static constexpr uint64_t n0 = neg_inv64(modulus[0]);
+    static constexpr size_t bits = bit_length(modulus);
+    static constexpr size_t bytes = (bits + 7) / 8;
+    static_assert(modulus[n_limbs - 1] < (uint64_t{1} << 63), "mont_field needs a spare top bit");
+
+    repr mont{};  // a * R mod p
+
+    // ---- constants ------------------------------------------------------------
+    static constexpr repr r_mod_p() noexcept {  // 2^(64N) mod p by doubling 1
+        repr r{};
+        r[0] = 1;
+        for (size_t i = 0; i < 64 * n_limbs; ++i) r = add_mod(r, r, modulus);
+        return r;
+    }
+    static constexpr repr r1 = r_mod_p();
+    static constexpr repr r2 = [] {
+        repr r = r1;
+        for (size_t i = 0; i < 64 * n_limbs; ++i) r = add_mod(r, r, modulus);
+        return r;
+    }();
+
+    static constexpr mont_field zero() noexcept { return {}; }
+    static constexpr mont_field one() noexcept { return from_mont(r1); }
+
+    // ---- conversions ----------------------------------------------------------
+    static constexpr mont_field from_mont(const repr& m) noexcept {
+        mont_field f;
+        f.mont = m;
+        return f;
+    }
+    // From a canonical integer; the caller guarantees x < p (see from_canonical_checked).
+    static constexpr mont_field from_canonical(const repr& x) noexcept {
+        return from_mont(mont_mul(x, r2, modulus, n0));
+    }
+    static constexpr bool is_canonical(const repr& x) noexcept { return less_than(x, modulus); }
+    static mont_field from_canonical_checked(const repr& x, std::string_view what = "field element") {
+        if (!is_canonical(x))
+            throw error(errc::non_canonical, std::string(what) + ": value is not below the " +
+                                                 std::string(P::name) + " modulus");
+        return from_canonical(x);
+    }
+    static constexpr mont_field from_u64(uint64_t x) noexcept {
+        repr r{};
+        r[0] = x;
+        if (!is_canonical(r)) sub_from(r, modulus);  // only for tiny moduli; never for BLS12-381
+        return from_canonical(r);
+    }
+    constexpr repr to_canonical() const noexcept {
+        repr one_raw{};
+        one_raw[0] = 1;
+        return mont_mul(mont, one_raw, modulus, n0);
+    }
+
+    // Big-endian hex of a canonical value (at most 2*bytes digits, optional 0x).
+    // Used for constants: a bad constant is a compile-time error.
+    static constexpr mont_field from_hex(std::string_view hex) {
+        if (hex.size() >= 2 && hex[0] == '0' && (hex[1] == 'x' || hex[1] == 'X')) hex.remove_prefix(2);
+        if (hex.size() > 16 * n_limbs) throw error(errc::bad_input, "field hex: too many digits");
+        repr x{};
+        size_t nibble = 0;
+        for (size_t i = hex.size(); i-- > 0; ++nibble) {
+            char c = hex[i];
+            uint64_t v = (c >= '0' && c <= '9')   ? uint64_t(c - '0')
+                         : (c >= 'a' && c <= 'f') ? uint64_t(c - 'a' + 10)
+                         : (c >= 'A' && c <= 'F') ? uint64_t(c - 'A' + 10)
+                                                  : throw error(errc::bad_input, "field hex: bad digit");
+            x[nibble / 16] |= v << (4 * (nibble % 16));
+        }
+        if (!is_canonical(x)) throw error(errc::non_canonical, "field hex: value >= modulus");
+        return from_canonical(x);
+    }
+
+    // Canonical byte encodings of exactly `bytes` bytes. Decoding refuses values >= p.
+    void to_bytes_le(std::span<uint8_t, bytes> out) const noexcept {
+        repr x = to_canonical();
+        for (size_t i = 0; i < bytes; ++i) out[i] = static_cast<uint8_t>(x[i / 8] >> (8 * (i % 8)));
+    }
+    void to_bytes_be(std::span<uint8_t, bytes> out) const noexcept {
+        repr x = to_canonical();
+        for (size_t i = 0; i < bytes; ++i) out[bytes - 1 - i] = static_cast<uint8_t>(x[i / 8] >> (8 * (i % 8)));
+    }
+    static mont_field from_bytes_le(std::span<const uint8_t, bytes> in, std::string_view what = "field element") {
+        repr x{};
+        for (size_t i = 0; i < bytes; ++i) x[i / 8] |= uint64_t{in[i]} << (8 * (i % 8));
+        return from_canonical_checked(x, what);
+    }
+    static mont_field from_bytes_be(std::span<const uint8_t, bytes> in, std::string_view what = "field element") {
+        repr x{};
+        for (size_t i = 0; i < bytes; ++i) x[i / 8] |= uint64_t{in[bytes - 1 - i]} << (8 * (i % 8));
+        return from_canonical_checked(x, what);
+    }
+
+    // Uniform in [0, p) by rejection sampling.
+    static mont_field random(rng& g) noexcept {
+        constexpr uint64_t top_mask = (bits % 64 == 0) ? ~uint64_t{0} : ((uint64_t{1} << (bits % 64)) - 1);
+        for (;;) {
+            repr x;
+            for (auto& w : x) w = g();
+            x[n_limbs - 1] &= top_mask;
+            if (is_canonical(x)) return from_mont(x);  // a uniform Montgomery form is a uniform value
+        }
+    }
+
+    // ---- arithmetic -------------------------------------------------------------
+    constexpr bool is_zero() const noexcept { return ff::is_zero(mont); }
+    constexpr bool is_one() const noexcept { return mont == r1; }
+    friend constexpr bool operator==(const mont_field& a, const mont_field& b) noexcept { return a.mont == b.mont; }
+
+    friend constexpr mont_field operator+(const mont_field& a, const mont_field& b) noexcept {
+        return from_mont(add_mod(a.mont, b.mont, modulus));
+    }
+    friend constexpr mont_field operator-(const mont_field& a, const mont_field& b) noexcept {
+        return from_mont(sub_mod(a.mont, b.mont, modulus));
+    }
+    constexpr mont_field operator-() const noexcept {
+        if (is_zero()) return *this;
+        repr r = modulus;
+        sub_from(r, mont);
+        return from_mont(r);
+    }
+    friend constexpr mont_field operator*(const mont_field& a, const mont_field& b) noexcept {
+        return from_mont(mont_mul(a.mont, b.mont, modulus, n0));
+    }
+    constexpr mont_field& operator+=(const mont_field& b) noexcept { return *this = *this + b; }
+    constexpr mont_field& operator-=(const mont_field& b) noexcept { return *this = *this - b; }
+    constexpr mont_field& operator*=(const mont_field& b) noexcept { return *this = *this * b; }
+
+    constexpr mont_field dbl() const noexcept { return *this + *this; }
+    constexpr mont_field square() const noexcept { return *this * *this; }
+    // a / 2
+    constexpr mont_field halve() const noexcept {
+        repr r = mont;
+        uint64_t carry = 0;
+        if (r[0] & 1) carry = add_to(r, modulus);
+        shr1(r);
+        r[n_limbs - 1] |= carry << 63;
+        return from_mont(r);
+    }
+
+    // Left-to-right square-and-multiply; the exponent is a plain integer (any width).
+    template <size_t M>
+    constexpr mont_field pow(const limbs<M>& e) const noexcept {
+        mont_field acc = one();
+        for (size_t i = bit_length(e); i-- > 0;) {
+            acc = acc.square();
+            if (bit(e, i)) acc *= *this;
+        }
+        return acc;
+    }
+    constexpr mont_field pow(uint64_t e) const noexcept { return pow(limbs<1>{e}); }
+
+    // a^(p-2) (Fermat); the inverse of zero is defined as zero.
+    constexpr mont_field inverse() const noexcept { return pow(p_minus_2); }
+
+    // Legendre symbol: 1 for a non-zero square, -1 for a non-square, 0 for zero.
+    constexpr int legendre() const noexcept {
+        if (is_zero()) return 0;
+        return pow(p_minus_1_over_2).is_one() ? 1 : -1;
+    }
+
+    // Tonelli-Shanks with the 2-Sylow generator; nullopt when a is not a square.
+    constexpr std::optional<mont_field> sqrt() const noexcept {
+        if (is_zero()) return *this;
+        mont_field w = pow(t_minus_1_over_2);  // a^((t-1)/2)
+        mont_field x = *this * w;              // a^((t+1)/2)
+        mont_field b = x * w;                  // a^t
+        mont_field c = two_adic_root;
+        size_t m = two_adicity;
+        while (!b.is_one()) {
+            size_t i = 0;
+            mont_field b2 = b;
+            while (!b2.is_one()) {
+                b2 = b2.square();
+                if (++i == m) return std::nullopt;
+            }
+            mont_field z = c;
+            for (size_t k = 0; k + i + 1 < m; ++k) z = z.square();
+            x *= z;
+            c = z.square();
+            b *= c;
+            m = i;
+        }
+        return x;
+    }
+
+    // The "sign" of zkcrypto's point encodings: true when a > (p-1)/2.
+    constexpr bool lexicographically_largest() const noexcept {
+        return less_than(p_minus_1_over_2, to_canonical());
+    }
+
+    // ---- derived exponents and roots of unity --------------------------------------
+    static constexpr repr p_minus_1 = [] { repr r = modulus; r[0] -= 1; return r; }();
+    static constexpr repr p_minus_2 = [] { repr r = modulus; r[0] -= 2; return r; }();
+    static constexpr repr p_minus_1_over_2 = [] { repr r = p_minus_1; shr1(r); return r; }();
+    static constexpr size_t two_adicity = [] {
+        size_t s = 0;
+        while (!bit(p_minus_1, s)) ++s;
+        return s;
+    }();
+    static constexpr repr odd_part = [] {  // t with p - 1 = 2^s * t
+        repr t = p_minus_1;
+        for (size_t i = 0; i < two_adicity; ++i) shr1(t);
+        return t;
+    }();
+    static constexpr repr t_minus_1_over_2 = [] { repr t = odd_part; t[0] -= 1; shr1(t); return t; }();
+    // A primitive 2^s-th root of unity: g^t for the non-residue g.
+    static constexpr mont_field two_adic_root = from_u64(nonresidue).pow(odd_part);
+
+    // A primitive 2^log_n-th root of unity, for log_n <= two_adicity.
+    static constexpr mont_field root_of_unity(size_t log_n) noexcept {
+        mont_field w = two_adic_root;
+        for (size_t i = log_n; i < two_adicity; ++i) w = w.square();
+        return w;
+    }
+};
+
+// Montgomery's trick: invert every element with one inversion and 3(n-1) multiplications.
+// Zeros stay zero and do not disturb the others.
+template <class F>
+void batch_inverse(std::span<F> xs) {
+    if (xs.empty()) return;
+    std::vector<F> prefix(xs.size());
+    F acc = F::one();
+    for (size_t i = 0; i < xs.size(); ++i) {
+        prefix[i] = acc;
+        if (!xs[i].is_zero()) acc *= xs[i];
+    }
+    F inv = acc.inverse();
+    for (size_t i = xs.size(); i-- > 0;) {
+        if (xs[i].is_zero()) continue;
+        F next = inv * xs[i];
+        xs[i] = inv * prefix[i];
+        inv = next;
+    }
+}
+
+}  // namespace c2lab::ff

@@ -1,0 +1,224 @@
+// One generic suite for every prime field (Fp and Fr), plus known answers per field.
+#include "ff/mont_field.hpp"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "core/cpu.hpp"
+#include "ff/fields.hpp"
+
+namespace c2lab::ff {
+namespace {
+
+template <class F>
+class prime_field : public ::testing::Test {};
+using field_types = ::testing::Types<fp, fr>;
+TYPED_TEST_SUITE(prime_field, field_types);
+
+template <class F>
+typename F::repr repr_of(uint64_t low) {
+    typename F::repr r{};
+    r[0] = low;
+    return r;
+}
+
+// Values a fast path can get wrong: 0, 1, 2, p-1, p-2, (p-1)/2, (p+1)/2, 2^k - 1, 2^k, and
+// all-ones limbs under the modulus.
+template <class F>
+std::vector<F> edge_values() {
+    std::vector<F> v = {F::zero(), F::one(), F::from_u64(2), -F::one(), -F::from_u64(2)};
+    v.push_back(F::from_canonical(F::p_minus_1_over_2));
+    v.push_back(F::from_canonical(F::p_minus_1_over_2) + F::one());
+    for (size_t k : {63u, 64u, 65u, 127u, 128u, 191u, 192u, 250u}) {
+        if (k >= F::bits) continue;
+        typename F::repr x{};
+        x[k / 64] = uint64_t{1} << (k % 64);
+        v.push_back(F::from_canonical(x));
+        v.push_back(F::from_canonical(x) - F::one());
+    }
+    typename F::repr ones;
+    ones.fill(~uint64_t{0});
+    ones[F::n_limbs - 1] = F::modulus[F::n_limbs - 1] - 1;
+    v.push_back(F::from_canonical(ones));
+    // Montgomery forms at the edges too: raw limbs 1 and p-1.
+    v.push_back(F::from_mont(repr_of<F>(1)));
+    v.push_back(F::from_mont(F::p_minus_1));
+    return v;
+}
+
+TYPED_TEST(prime_field, derived_constants) {
+    using F = TypeParam;
+    EXPECT_EQ(F::n0 * F::modulus[0], ~uint64_t{0});  // n0 = -p^-1 mod 2^64
+    EXPECT_EQ(F::one().to_canonical(), repr_of<F>(1));
+    EXPECT_EQ(F::from_u64(12345).to_canonical(), repr_of<F>(12345));
+    // R * R^-1 = 1: multiplying R^2 (Montgomery form of R) by 1 gives R.
+    EXPECT_EQ(F::from_mont(F::r2).to_canonical(), F::r1);
+}
+
+TYPED_TEST(prime_field, asm_matches_portable_on_edges_and_random) {
+    using F = TypeParam;
+    if (!has_asm_mul<F::n_limbs> || !cpu::detected().adx || !cpu::detected().bmi2)
+        GTEST_SKIP() << "no mulx/adcx/adox path on this build or CPU; the portable path is the only one";
+    auto check = [](const F& a, const F& b) {
+        auto fast = mont_mul_asm(a.mont, b.mont, F::modulus, F::n0);
+        auto slow = mont_mul_portable(a.mont, b.mont, F::modulus, F::n0);
+        ASSERT_EQ(fast, slow);
+        ASSERT_TRUE(F::is_canonical(fast));
+    };
+    auto edges = edge_values<F>();
+    for (const F& a : edges)
+        for (const F& b : edges) check(a, b);
+    rng g(1);
+    for (int i = 0; i < 100000; ++i) check(F::random(g), F::random(g));
+    // Products that land exactly on the final subtraction: a * a^-1 = 1.
+    for (int i = 0; i < 1000; ++i) {
+        F a = F::random(g);
+        check(a, a.inverse());
+    }
+}
+
+TYPED_TEST(prime_field, ring_axioms) {
+    using F = TypeParam;
+    rng g(2);
+    for (int i = 0; i < 2000; ++i) {
+        F a = F::random(g), b = F::random(g), c = F::random(g);
+        ASSERT_EQ(a + b, b + a);
+        ASSERT_EQ(a * b, b * a);
+        ASSERT_EQ((a + b) + c, a + (b + c));
+        ASSERT_EQ((a * b) * c, a * (b * c));
+        ASSERT_EQ(a * (b + c), a * b + a * c);
+        ASSERT_EQ(a - b, a + (-b));
+        ASSERT_EQ(a + F::zero(), a);
+        ASSERT_EQ(a * F::one(), a);
+        ASSERT_EQ(a * F::zero(), F::zero());
+        ASSERT_EQ(a.dbl(), a + a);
+        ASSERT_EQ(a.square(), a * a);
+        ASSERT_EQ(a.halve().dbl(), a);
+        ASSERT_TRUE((a - a).is_zero());
+    }
+    for (const F& a : edge_values<F>()) {
+        ASSERT_EQ(a + (-a), F::zero());
+        ASSERT_EQ(-(-a), a);
+        ASSERT_TRUE(F::is_canonical(a.mont));
+    }
+}
+
+TYPED_TEST(prime_field, inverse_pow_and_fermat) {
+    using F = TypeParam;
+    rng g(3);
+    EXPECT_TRUE(F::zero().inverse().is_zero());
+    for (int i = 0; i < 200; ++i) {
+        F a = F::random(g);
+        if (a.is_zero()) continue;
+        ASSERT_EQ(a * a.inverse(), F::one());
+        ASSERT_EQ(a.pow(F::p_minus_1), F::one());
+        ASSERT_EQ(a.pow(5), a * a * a * a * a);
+    }
+}
+
+TYPED_TEST(prime_field, batch_inverse_matches_single_and_keeps_zeros) {
+    using F = TypeParam;
+    rng g(4);
+    std::vector<F> xs;
+    for (int i = 0; i < 100; ++i) xs.push_back(i % 7 == 3 ? F::zero() : F::random(g));
+    std::vector<F> ys = xs;
+    batch_inverse(std::span<F>(ys));
+    for (size_t i = 0; i < xs.size(); ++i) ASSERT_EQ(ys[i], xs[i].inverse()) << "at " << i;
+    std::vector<F> empty;
+    batch_inverse(std::span<F>(empty));
+}
+
+TYPED_TEST(prime_field, sqrt_and_legendre) {
+    using F = TypeParam;
+    rng g(5);
+    int squares = 0, non_squares = 0;
+    for (int i = 0; i < 200; ++i) {
+        F a = F::random(g);
+        auto r = a.square().sqrt();
+        ASSERT_TRUE(r.has_value());
+        ASSERT_TRUE(*r == a || *r == -a);
+        auto s = a.sqrt();
+        int l = a.legendre();
+        ASSERT_EQ(s.has_value(), l >= 0);
+        if (s) {
+            ASSERT_EQ(s->square(), a);
+        }
+        (l == 1 ? squares : non_squares)++;
+    }
+    EXPECT_GT(squares, 50);
+    EXPECT_GT(non_squares, 50);
+    EXPECT_EQ(F::from_u64(F::nonresidue).legendre(), -1);
+    EXPECT_EQ(F::zero().sqrt(), F::zero());
+}
+
+TYPED_TEST(prime_field, roots_of_unity) {
+    using F = TypeParam;
+    for (size_t k = 1; k <= F::two_adicity; ++k) {
+        F w = F::root_of_unity(k);
+        F x = w;
+        for (size_t i = 1; i < k; ++i) x = x.square();
+        ASSERT_EQ(x, -F::one()) << "w^(2^(k-1)) must be -1 for k = " << k;
+        ASSERT_EQ(x.square(), F::one());
+    }
+}
+
+TYPED_TEST(prime_field, canonical_bytes_round_trip_and_rejection) {
+    using F = TypeParam;
+    rng g(6);
+    std::array<uint8_t, F::bytes> le{}, be{};
+    for (int i = 0; i < 100; ++i) {
+        F a = F::random(g);
+        a.to_bytes_le(le);
+        a.to_bytes_be(be);
+        ASSERT_EQ(F::from_bytes_le(le), a);
+        ASSERT_EQ(F::from_bytes_be(be), a);
+        for (size_t j = 0; j < F::bytes; ++j) ASSERT_EQ(le[j], be[F::bytes - 1 - j]);
+    }
+    // p - 1 is accepted, p and p + 1 and all-ones are refused.
+    (-F::one()).to_bytes_le(le);
+    EXPECT_EQ(F::from_bytes_le(le), -F::one());
+    auto encode_le = [&](typename F::repr x) {
+        for (size_t i = 0; i < F::bytes; ++i) le[i] = static_cast<uint8_t>(x[i / 8] >> (8 * (i % 8)));
+    };
+    typename F::repr p = F::modulus;
+    encode_le(p);
+    try {
+        (void)F::from_bytes_le(le, "test value");
+        FAIL() << "p was accepted";
+    } catch (const error& e) {
+        EXPECT_EQ(e.kind(), errc::non_canonical);
+        EXPECT_NE(std::string(e.what()).find("test value"), std::string::npos);
+    }
+    p[0] += 1;
+    encode_le(p);
+    EXPECT_THROW((void)F::from_bytes_le(le), error);
+    le.fill(0xff);
+    EXPECT_THROW((void)F::from_bytes_le(le), error);
+    be.fill(0xff);
+    EXPECT_THROW((void)F::from_bytes_be(be), error);
+}
+
+TEST(fr, known_constants_match_zkcrypto) {
+    // zkcrypto/bls12_381 src/scalar.rs: GENERATOR = 7, ROOT_OF_UNITY = 7^t, both in Montgomery form.
+    EXPECT_EQ(fr::from_u64(7).mont,
+              (fr::repr{0x0000000efffffff1, 0x17e363d300189c0f, 0xff9c57876f8457b0, 0x351332208fc5a8c4}));
+    EXPECT_EQ(fr::two_adic_root.mont,
+              (fr::repr{0xb9b58d8c5f0e466a, 0x5b1b4c801819d7ec, 0x0af53ae352a31e64, 0x5bf3adda19e9b27b}));
+    EXPECT_EQ(fr::r2, (fr::repr{0xc999e990f3f29c6d, 0x2b6cedcb87925c23, 0x05d314967254398f, 0x0748d9d99f59ff11}));
+    EXPECT_EQ(fr::two_adicity, 32u);
+    EXPECT_EQ(fr::bits, 255u);
+    EXPECT_EQ(fp::bits, 381u);
+    EXPECT_EQ(fp::two_adicity, 1u);
+}
+
+TEST(fp, hex_constants_and_errors) {
+    fp three = fp::from_hex("0x03");
+    EXPECT_EQ(three, fp::from_u64(3));
+    EXPECT_THROW((void)fp::from_hex("xyz"), error);
+    EXPECT_THROW((void)fp::from_hex("1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab"),
+                 error);  // exactly p
+}
+
+}  // namespace
+}  // namespace c2lab::ff

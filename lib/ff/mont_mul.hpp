@@ -1,0 +1,59 @@
+// The one place where the field multiplication backend is chosen.
+//
+//   compile time (constexpr)       -> mont_mul_portable
+//   x86-64 with BMI2 + ADX          -> c2lab_mont_mul_{4,6} (mont_mul_x86_64.S)
+//   anything else, or C2LAB_PORTABLE=1 -> mont_mul_portable
+//
+// Both paths compute the same function and are tested against each other.
+#pragma once
+
+#include <type_traits>
+
+#include "core/cpu.hpp"
+#include "ff/limbs.hpp"
+
+#if defined(C2LAB_HAVE_X86_ASM)
+extern "C" {
+void c2lab_mont_mul_4(uint64_t r[4], const uint64_t a[4], const uint64_t b[4], const uint64_t p[4],
+                      uint64_t n0);
+void c2lab_mont_mul_6(uint64_t r[6], const uint64_t a[6], const uint64_t b[6], const uint64_t p[6],
+                      uint64_t n0);
+}
+#endif
+
+namespace c2lab::ff {
+
+// True where an assembly multiplication exists for N limbs in this build.
+template <size_t N>
+inline constexpr bool has_asm_mul =
+#if defined(C2LAB_HAVE_X86_ASM)
+    N == 4 || N == 6;
+#else
+    false;
+#endif
+
+// The assembly path alone (callers must check cpu::use_adx_asm or the CPU features).
+template <size_t N>
+inline limbs<N> mont_mul_asm(const limbs<N>& a, const limbs<N>& b, const limbs<N>& p, uint64_t n0) noexcept {
+    limbs<N> r;
+#if defined(C2LAB_HAVE_X86_ASM)
+    if constexpr (N == 4) c2lab_mont_mul_4(r.data(), a.data(), b.data(), p.data(), n0);
+    else if constexpr (N == 6) c2lab_mont_mul_6(r.data(), a.data(), b.data(), p.data(), n0);
+    else r = mont_mul_portable(a, b, p, n0);
+#else
+    r = mont_mul_portable(a, b, p, n0);
+#endif
+    return r;
+}
+
+template <size_t N>
+constexpr limbs<N> mont_mul(const limbs<N>& a, const limbs<N>& b, const limbs<N>& p, uint64_t n0) noexcept {
+    if (std::is_constant_evaluated()) return mont_mul_portable(a, b, p, n0);
+    if constexpr (has_asm_mul<N>) {
+        if (cpu::use_adx_asm) [[likely]]
+            return mont_mul_asm(a, b, p, n0);
+    }
+    return mont_mul_portable(a, b, p, n0);
+}
+
+}  // namespace c2lab::ff
