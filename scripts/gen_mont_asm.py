@@ -1,110 +1,183 @@
 #!/usr/bin/env python3
-"""Generate lib/ff/mont_mul_x86_64.S: Montgomery multiplication with mulx/adcx/adox.
+"""Generate the x86-64 Montgomery multiplications (BMI2 mulx, ADX adcx/adox):
 
-One function per limb count N (4 for Fr, 6 for Fp), SysV ABI:
+  lib/ff/mont_mul_x86_64.S           out-of-line functions for N = 4 and N = 6 limbs
+  lib/ff/mont_mul_x86_64_inline.hpp  the N = 4 schedule as GCC extended asm, inlined into callers
 
     void c2lab_mont_mul_<N>(uint64_t r[N], const uint64_t a[N], const uint64_t b[N],
                             const uint64_t p[N], uint64_t n0);   // n0 = -p^-1 mod 2^64
 
 Algorithm: CIOS (coarsely integrated operand scanning), fully unrolled. Each of the N
-rounds adds a * b[i] into the accumulator T with two independent carry chains
-(adox for the low halves, adcx for the high halves), then adds m * p with
-m = T[0] * n0 and drops the zero low limb by renaming registers (no moves).
-Requires p < 2^(64N-1) (both BLS12-381 moduli leave the top bit free): then
-T < 2p after every round, T + a*b[i] + m*p < 2^(64(N+1)) never overflows N+1 limbs,
-and one conditional subtraction at the end gives the canonical result in [0, p).
-Cost: 2N^2 mulx + 1 imul per call; inputs must be < p.
+rounds adds a * b[i] into the accumulator T, then adds m * p with m = T[0] * n0 and drops
+the zero low limb by renaming registers (no moves). Within a row the two carry chains do
+different jobs: adcx (CF) joins each low product half with the previous high half, which
+does not depend on T and so runs ahead; adox (OF) adds that sum into T. The path through
+T is one add per limb.
 
-The portable C++ path in lib/ff/mont_portable.hpp computes the same function and
-the tests check one against the other. Regenerate with:
-    python3 scripts/gen_mont_asm.py > lib/ff/mont_mul_x86_64.S
+Requires p < 2^(64N-1) (both BLS12-381 moduli leave the top bit free): then T < 2p after
+every round, T + a*b[i] + m*p < 2^(64(N+1)) never overflows N+1 limbs, and one conditional
+subtraction at the end gives the canonical result in [0, p). Cost: 2N^2 mulx + N imul.
+
+The portable C++ path (mont_mul_portable in lib/ff/limbs.hpp) computes the same function
+and the tests check one against the other. Regenerate with:
+    python3 scripts/gen_mont_asm.py lib/ff
 """
+import os
+import sys
 
 CALLEE_SAVED = {"rbx", "rbp", "r12", "r13", "r14", "r15"}
 
 
-def gen(n):
-    out = []
-    emit = out.append
-    name = f"c2lab_mont_mul_{n}"
-    # rdi = r, rsi = a, rdx = b (moved to r9), rcx = p, r8 = n0
-    bptr, lo, hi = "r9", "rax", "r10"
-    pool = ["r11", "rbx", "rbp", "r12", "r13", "r14", "r15"][: n + 1]
-    saved = [r for r in pool if r in CALLEE_SAVED]
-    emit(f".globl {name}")
-    emit(f".type {name},@function")
-    emit(".p2align 5")
-    emit(f"{name}:")
-    emit(".cfi_startproc")
-    for i, r in enumerate(saved):
-        emit(f"    push {r}")
-        emit(f"    .cfi_adjust_cfa_offset 8")
-        emit(f"    .cfi_rel_offset {r}, 0")
-    emit(f"    mov {bptr}, rdx")
-    t = list(pool)  # t[0..n]: accumulator limbs, t[n] the spare limb
-
-    def q(base, k):
-        return f"qword ptr [{base} + {8 * k}]"
-
+def schedule(n, t, lo, h, a, b, p, n0):
+    """The instruction list as (mnemonic, operands...) in Intel operand order.
+    Memory operands are ('mem', base, limb); registers are strings.
+    t: n+1 accumulator registers, lo: rax, h: two high-half temporaries."""
+    ins = []
+    emit = lambda *x: ins.append(x)
+    mem = lambda base, k: ("mem", base, k)
     for i in range(n):
-        emit(f"    # round {i}: T += a * b[{i}]")
-        emit(f"    mov rdx, {q(bptr, i)}")
+        emit("mov", "rdx", mem(b, i))
         if i == 0:
-            emit(f"    mulx {t[1]}, {t[0]}, {q('rsi', 0)}")
+            # T = 0: a * b[0] with one carry chain.
+            emit("mulx", t[1], t[0], mem(a, 0))
             for j in range(1, n):
-                emit(f"    mulx {t[j + 1]}, {lo}, {q('rsi', j)}")
-                emit(f"    {'add' if j == 1 else 'adc'} {t[j]}, {lo}")
-            emit(f"    adc {t[n]}, 0")
+                emit("mulx", t[j + 1], lo, mem(a, j))
+                emit("add" if j == 1 else "adc", t[j], lo)
+            emit("adc", t[n], "0")
         else:
-            emit(f"    xor eax, eax")
-            for j in range(n - 1):
-                emit(f"    mulx {hi}, {lo}, {q('rsi', j)}")
-                emit(f"    adox {t[j]}, {lo}")
-                emit(f"    adcx {t[j + 1]}, {hi}")
-            emit(f"    mulx {t[n]}, {lo}, {q('rsi', n - 1)}")
-            emit(f"    adox {t[n - 1]}, {lo}")
-            emit(f"    mov edx, 0")  # mov keeps the flags
-            emit(f"    adcx {t[n]}, rdx")
-            emit(f"    adox {t[n]}, rdx")
-        emit(f"    # round {i}: T = (T + m * p) / 2^64, m = T[0] * n0")
-        emit(f"    mov rdx, {t[0]}")
-        emit(f"    imul rdx, r8")
-        emit(f"    xor eax, eax")
+            emit("xor", "eax", "eax")  # clears CF and OF
+            for j in range(n):
+                hi = t[n] if j == n - 1 else h[j % 2]
+                emit("mulx", hi, lo, mem(a, j))
+                if j > 0:
+                    emit("adcx", lo, h[(j - 1) % 2])
+                emit("adox", t[j], lo)
+            emit("mov", "edx", "0")  # mov leaves the flags alone
+            emit("adcx", t[n], "rdx")
+            emit("adox", t[n], "rdx")
+        # T = (T + m p) / 2^64
+        emit("mov", "rdx", t[0])
+        emit("imul", "rdx", n0)
+        emit("xor", "eax", "eax")
         for j in range(n):
-            emit(f"    mulx {hi}, {lo}, {q('rcx', j)}")
-            emit(f"    adox {t[j]}, {lo}")
-            emit(f"    adcx {t[j + 1]}, {hi}")
-        emit(f"    mov edx, 0")
-        emit(f"    adox {t[n]}, rdx")
-        t = t[1:] + t[:1]  # rename: drop the zero limb
-    # T < 2p in t[0..n-1]; subtract p once if T >= p
-    spare = [t[n], lo, hi, bptr, "rdx", "rsi", "r8"][:n]
-    emit("    # conditional subtraction of p")
+            emit("mulx", h[j % 2], lo, mem(p, j))
+            if j > 0:
+                emit("adcx", lo, h[(j - 1) % 2])
+            emit("adox", t[j], lo)
+        last = h[(n - 1) % 2]
+        emit("mov", "edx", "0")
+        emit("adcx", last, "rdx")
+        emit("adox", t[n], last)
+        t = t[1:] + t[:1]  # rename: the low limb is zero
+    return ins, t
+
+
+def final_subtract(n, t, spare, p, r):
+    ins = []
     for j in range(n):
-        emit(f"    mov {spare[j]}, {t[j]}")
-        emit(f"    {'sub' if j == 0 else 'sbb'} {spare[j]}, {q('rcx', j)}")
+        ins.append(("mov", spare[j], t[j]))
+        ins.append(("sub" if j == 0 else "sbb", spare[j], ("mem", p, j)))
     for j in range(n):
-        emit(f"    cmovc {spare[j]}, {t[j]}")
-        emit(f"    mov {q('rdi', j)}, {spare[j]}")
+        ins.append(("cmovc", spare[j], t[j]))
+        ins.append(("mov", ("mem", r, j), spare[j]))
+    return ins
+
+
+def intel(op):
+    def fmt(x):
+        if isinstance(x, tuple):
+            return f"qword ptr [{x[1]} + {8 * x[2]}]"
+        return x
+    return "    " + op[0] + " " + ", ".join(fmt(x) for x in op[1:])
+
+
+def gen_function(n):
+    name = f"c2lab_mont_mul_{n}"
+    # rdi = r (saved on the stack: the register is needed), rsi = a, rdx = b (moved to r9),
+    # rcx = p, r8 = n0
+    t = ["r11", "rbx", "rbp", "r12", "r13", "r14", "r15"][: n + 1]
+    h = ["r10", "rdi"]
+    saved = [r for r in t if r in CALLEE_SAVED]
+    out = [f".globl {name}", f".type {name},@function", ".p2align 5", f"{name}:", ".cfi_startproc"]
+    for r in saved + ["rdi"]:
+        out += [f"    push {r}", "    .cfi_adjust_cfa_offset 8"]
+        if r != "rdi":
+            out.append(f"    .cfi_rel_offset {r}, 0")
+    out.append("    mov r9, rdx")
+    body, t = schedule(n, t, "rax", h, "rsi", "r9", "rcx", "r8")
+    out += [intel(x) for x in body]
+    out += ["    pop rsi", "    .cfi_adjust_cfa_offset -8"]  # rsi = r
+    spare = [t[n], "rax", "r10", "rdi", "r9", "rdx", "r8"][:n]
+    out += [intel(x) for x in final_subtract(n, t, spare, "rcx", "rsi")]
     for r in reversed(saved):
-        emit(f"    pop {r}")
-        emit(f"    .cfi_adjust_cfa_offset -8")
-        emit(f"    .cfi_restore {r}")
-    emit("    ret")
-    emit(".cfi_endproc")
-    emit(f".size {name}, .-{name}")
+        out += [f"    pop {r}", "    .cfi_adjust_cfa_offset -8", f"    .cfi_restore {r}"]
+    out += ["    ret", ".cfi_endproc", f".size {name}, .-{name}"]
     return "\n".join(out)
 
 
+def att(op):
+    """Intel-order tuple -> AT&T text for GCC extended asm (%% registers, %[name] operands)."""
+    def fmt(x):
+        if isinstance(x, tuple):
+            return f"{8 * x[2]}(%[{x[1]}])"
+        if x == "0":
+            return "$0"
+        if x == "n0":
+            return "%[n0]"
+        return "%%" + x
+    mnem = {"mov": "movq", "mulx": "mulxq", "add": "addq", "adc": "adcq", "adcx": "adcxq", "adox": "adoxq",
+            "imul": "imulq", "sub": "subq", "sbb": "sbbq", "cmovc": "cmovcq"}
+    name, args = op[0], list(op[1:])
+    if args and args[0] in ("eax", "edx"):
+        return {"xor": "xorl %%eax, %%eax", "mov": "movl $0, %%edx"}[name]
+    return mnem[name] + " " + ", ".join(fmt(x) for x in reversed(args))
+
+
+def gen_inline(n):
+    """The result stays in registers (bound to output variables), so the caller can keep
+    it in registers or store it straight to its destination: no store and reload on the
+    dependency chain of a sequence of products."""
+    t = ["r8", "r9", "r10", "r11", "r12", "r13", "r14"][: n + 1]
+    h = ["rcx", "r13" if n == 4 else "r15"]
+    body, t = schedule(n, t, "rax", h, "a", "b", "p", "n0")
+    spare = [t[n], "rax", h[0], h[1], "rdx"][:n]
+    # final subtraction into the spare registers, leaving the result there
+    for j in range(n):
+        body.append(("mov", spare[j], t[j]))
+        body.append(("sub" if j == 0 else "sbb", spare[j], ("mem", "p", j)))
+    for j in range(n):
+        body.append(("cmovc", spare[j], t[j]))
+    clobbers = sorted(set(t + h + ["rax", "rdx"]) - set(spare))
+    lines = ["// Generated by scripts/gen_mont_asm.py; do not edit by hand.",
+             f"// {n}-limb Montgomery multiplication as inline asm; mont_mul_x86_64.S has the same schedule.",
+             "#pragma once", "", "#include <array>", "#include <cstdint>", "", "namespace c2lab::ff::detail {", "",
+             f"inline std::array<uint64_t, {n}> mont_mul_{n}_inline(const uint64_t* a, const uint64_t* b,",
+             "                                                 const uint64_t* p, uint64_t n0) noexcept {"]
+    for j in range(n):
+        lines.append(f'    register uint64_t r{j} asm("{spare[j]}");')
+    lines.append("    __asm__(")
+    lines += [f'        "{att(x)}\\n\\t"' for x in body]
+    # A "memory" clobber covers the reads through a, b and p (declaring the three arrays as
+    # "m" operands instead makes GCC 12 fail in register allocation).
+    lines += ["        : " + ", ".join(f'"=&r"(r{j})' for j in range(n)),
+              '        : [a] "r"(a), [b] "r"(b), [p] "r"(p), [n0] "rm"(n0)',
+              "        : " + ", ".join(f'"{c}"' for c in clobbers) + ', "cc", "memory");',
+              "    return {" + ", ".join(f"r{j}" for j in range(n)) + "};",
+              "}", "", "}  // namespace c2lab::ff::detail", ""]
+    return "\n".join(lines)
+
+
 def main():
-    print("# Generated by scripts/gen_mont_asm.py; do not edit by hand.")
-    print("# Montgomery multiplication for x86-64 with BMI2 (mulx) and ADX (adcx/adox).")
-    print(".intel_syntax noprefix")
-    print(".text")
-    for n in (4, 6):
-        print(gen(n))
-        print()
-    print('.section .note.GNU-stack,"",@progbits')
+    outdir = sys.argv[1] if len(sys.argv) > 1 else "lib/ff"
+    with open(os.path.join(outdir, "mont_mul_x86_64.S"), "w") as f:
+        f.write("# Generated by scripts/gen_mont_asm.py; do not edit by hand.\n")
+        f.write("# Montgomery multiplication for x86-64 with BMI2 (mulx) and ADX (adcx/adox).\n")
+        f.write(".intel_syntax noprefix\n.text\n")
+        for n in (4, 6):
+            f.write(gen_function(n) + "\n\n")
+        f.write('.section .note.GNU-stack,"",@progbits\n')
+    with open(os.path.join(outdir, "mont_mul_x86_64_inline.hpp"), "w") as f:
+        f.write(gen_inline(4))
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace c2lab::ff {
 
@@ -84,8 +85,9 @@ constexpr uint64_t neg_inv64(uint64_t m) noexcept {
 }
 
 // (a + b) mod p for a, b < p; p must leave the top bit of its top limb free.
+// The portable reference; add_mod below picks the fastest path.
 template <size_t N>
-constexpr limbs<N> add_mod(const limbs<N>& a, const limbs<N>& b, const limbs<N>& p) noexcept {
+constexpr limbs<N> add_mod_portable(const limbs<N>& a, const limbs<N>& b, const limbs<N>& p) noexcept {
     limbs<N> r = a;
     add_to(r, b);
     limbs<N> s = r;
@@ -94,10 +96,71 @@ constexpr limbs<N> add_mod(const limbs<N>& a, const limbs<N>& b, const limbs<N>&
 }
 
 template <size_t N>
-constexpr limbs<N> sub_mod(const limbs<N>& a, const limbs<N>& b, const limbs<N>& p) noexcept {
+constexpr limbs<N> sub_mod_portable(const limbs<N>& a, const limbs<N>& b, const limbs<N>& p) noexcept {
     limbs<N> r = a;
     if (sub_from(r, b)) add_to(r, p);
     return r;
+}
+
+#if defined(__x86_64__)
+// Branch-free carry chains through the adc/sbb intrinsics: GCC compiles each loop to one
+// straight adc (or sbb) chain, where the __int128 formulation above costs about twice
+// as much (8.0 -> see bench_ff ff/fp_add).
+template <size_t N>
+inline limbs<N> add_mod_x86(const limbs<N>& a, const limbs<N>& b, const limbs<N>& p) noexcept {
+    limbs<N> r, s;
+    unsigned char c = 0;
+    unsigned long long w;
+    for (size_t i = 0; i < N; ++i) {
+        c = __builtin_ia32_addcarryx_u64(c, a[i], b[i], &w);
+        r[i] = w;
+    }
+    c = 0;
+    for (size_t i = 0; i < N; ++i) {
+        c = __builtin_ia32_sbb_u64(c, r[i], p[i], &w);
+        s[i] = w;
+    }
+    // borrow: r < p, keep r. Selected by cmov: GCC turns a ternary into an unpredictable
+    // branch and a mask-and-or into vector code through the stack (store-forwarding stalls).
+    const uint64_t keep_r = c;
+    for (size_t i = 0; i < N; ++i)
+        __asm__("test %[k], %[k]\n\tcmovnz %[r], %[s]" : [s] "+r"(s[i]) : [r] "r"(r[i]), [k] "r"(keep_r) : "cc");
+    return s;
+}
+
+template <size_t N>
+inline limbs<N> sub_mod_x86(const limbs<N>& a, const limbs<N>& b, const limbs<N>& p) noexcept {
+    limbs<N> r;
+    unsigned char c = 0;
+    unsigned long long w;
+    for (size_t i = 0; i < N; ++i) {
+        c = __builtin_ia32_sbb_u64(c, a[i], b[i], &w);
+        r[i] = w;
+    }
+    const uint64_t add_p = 0 - static_cast<uint64_t>(c);  // borrow: add p back
+    c = 0;
+    for (size_t i = 0; i < N; ++i) {
+        c = __builtin_ia32_addcarryx_u64(c, r[i], p[i] & add_p, &w);
+        r[i] = w;
+    }
+    return r;
+}
+#endif
+
+template <size_t N>
+constexpr limbs<N> add_mod(const limbs<N>& a, const limbs<N>& b, const limbs<N>& p) noexcept {
+#if defined(__x86_64__)
+    if (!std::is_constant_evaluated()) return add_mod_x86(a, b, p);
+#endif
+    return add_mod_portable(a, b, p);
+}
+
+template <size_t N>
+constexpr limbs<N> sub_mod(const limbs<N>& a, const limbs<N>& b, const limbs<N>& p) noexcept {
+#if defined(__x86_64__)
+    if (!std::is_constant_evaluated()) return sub_mod_x86(a, b, p);
+#endif
+    return sub_mod_portable(a, b, p);
 }
 
 // Portable Montgomery multiplication a * b / 2^(64N) mod p (CIOS, Koc et al. 1996),

@@ -1,7 +1,8 @@
 // The one place where the field multiplication backend is chosen.
 //
 //   compile time (constexpr)       -> mont_mul_portable
-//   x86-64 with BMI2 + ADX          -> c2lab_mont_mul_{4,6} (mont_mul_x86_64.S)
+//   x86-64 with BMI2 + ADX          -> 4 limbs: inline asm (mont_mul_x86_64_inline.hpp)
+//                                      6 limbs: c2lab_mont_mul_6 (mont_mul_x86_64.S)
 //   anything else, or C2LAB_PORTABLE=1 -> mont_mul_portable
 //
 // Both paths compute the same function and are tested against each other.
@@ -13,6 +14,7 @@
 #include "ff/limbs.hpp"
 
 #if defined(C2LAB_HAVE_X86_ASM)
+#include "ff/mont_mul_x86_64_inline.hpp"
 extern "C" {
 void c2lab_mont_mul_4(uint64_t r[4], const uint64_t a[4], const uint64_t b[4], const uint64_t p[4],
                       uint64_t n0);
@@ -37,7 +39,9 @@ template <size_t N>
 inline limbs<N> mont_mul_asm(const limbs<N>& a, const limbs<N>& b, const limbs<N>& p, uint64_t n0) noexcept {
     limbs<N> r;
 #if defined(C2LAB_HAVE_X86_ASM)
-    if constexpr (N == 4) c2lab_mont_mul_4(r.data(), a.data(), b.data(), p.data(), n0);
+    // 4 limbs inline: measured 25.6 -> see bench_ff ff/fr_mul/asm (the out-of-line call, six
+    // register saves and the return cost about a fifth of a 4-limb product).
+    if constexpr (N == 4) r = detail::mont_mul_4_inline(a.data(), b.data(), p.data(), n0);
     else if constexpr (N == 6) c2lab_mont_mul_6(r.data(), a.data(), b.data(), p.data(), n0);
     else r = mont_mul_portable(a, b, p, n0);
 #else

@@ -19,8 +19,9 @@ c2lab_mont_mul_4:
     push r13
     .cfi_adjust_cfa_offset 8
     .cfi_rel_offset r13, 0
+    push rdi
+    .cfi_adjust_cfa_offset 8
     mov r9, rdx
-    # round 0: T += a * b[0]
     mov rdx, qword ptr [r9 + 0]
     mulx rbx, r11, qword ptr [rsi + 0]
     mulx rbp, rax, qword ptr [rsi + 8]
@@ -30,146 +31,140 @@ c2lab_mont_mul_4:
     mulx r13, rax, qword ptr [rsi + 24]
     adc r12, rax
     adc r13, 0
-    # round 0: T = (T + m * p) / 2^64, m = T[0] * n0
     mov rdx, r11
     imul rdx, r8
     xor eax, eax
     mulx r10, rax, qword ptr [rcx + 0]
     adox r11, rax
-    adcx rbx, r10
-    mulx r10, rax, qword ptr [rcx + 8]
+    mulx rdi, rax, qword ptr [rcx + 8]
+    adcx rax, r10
     adox rbx, rax
-    adcx rbp, r10
     mulx r10, rax, qword ptr [rcx + 16]
+    adcx rax, rdi
     adox rbp, rax
-    adcx r12, r10
-    mulx r10, rax, qword ptr [rcx + 24]
+    mulx rdi, rax, qword ptr [rcx + 24]
+    adcx rax, r10
     adox r12, rax
-    adcx r13, r10
     mov edx, 0
-    adox r13, rdx
-    # round 1: T += a * b[1]
+    adcx rdi, rdx
+    adox r13, rdi
     mov rdx, qword ptr [r9 + 8]
     xor eax, eax
     mulx r10, rax, qword ptr [rsi + 0]
     adox rbx, rax
-    adcx rbp, r10
-    mulx r10, rax, qword ptr [rsi + 8]
+    mulx rdi, rax, qword ptr [rsi + 8]
+    adcx rax, r10
     adox rbp, rax
-    adcx r12, r10
     mulx r10, rax, qword ptr [rsi + 16]
+    adcx rax, rdi
     adox r12, rax
-    adcx r13, r10
     mulx r11, rax, qword ptr [rsi + 24]
+    adcx rax, r10
     adox r13, rax
     mov edx, 0
     adcx r11, rdx
     adox r11, rdx
-    # round 1: T = (T + m * p) / 2^64, m = T[0] * n0
     mov rdx, rbx
     imul rdx, r8
     xor eax, eax
     mulx r10, rax, qword ptr [rcx + 0]
     adox rbx, rax
-    adcx rbp, r10
-    mulx r10, rax, qword ptr [rcx + 8]
+    mulx rdi, rax, qword ptr [rcx + 8]
+    adcx rax, r10
     adox rbp, rax
-    adcx r12, r10
     mulx r10, rax, qword ptr [rcx + 16]
+    adcx rax, rdi
     adox r12, rax
-    adcx r13, r10
-    mulx r10, rax, qword ptr [rcx + 24]
+    mulx rdi, rax, qword ptr [rcx + 24]
+    adcx rax, r10
     adox r13, rax
-    adcx r11, r10
     mov edx, 0
-    adox r11, rdx
-    # round 2: T += a * b[2]
+    adcx rdi, rdx
+    adox r11, rdi
     mov rdx, qword ptr [r9 + 16]
     xor eax, eax
     mulx r10, rax, qword ptr [rsi + 0]
     adox rbp, rax
-    adcx r12, r10
-    mulx r10, rax, qword ptr [rsi + 8]
+    mulx rdi, rax, qword ptr [rsi + 8]
+    adcx rax, r10
     adox r12, rax
-    adcx r13, r10
     mulx r10, rax, qword ptr [rsi + 16]
+    adcx rax, rdi
     adox r13, rax
-    adcx r11, r10
     mulx rbx, rax, qword ptr [rsi + 24]
+    adcx rax, r10
     adox r11, rax
     mov edx, 0
     adcx rbx, rdx
     adox rbx, rdx
-    # round 2: T = (T + m * p) / 2^64, m = T[0] * n0
     mov rdx, rbp
     imul rdx, r8
     xor eax, eax
     mulx r10, rax, qword ptr [rcx + 0]
     adox rbp, rax
-    adcx r12, r10
-    mulx r10, rax, qword ptr [rcx + 8]
+    mulx rdi, rax, qword ptr [rcx + 8]
+    adcx rax, r10
     adox r12, rax
-    adcx r13, r10
     mulx r10, rax, qword ptr [rcx + 16]
+    adcx rax, rdi
     adox r13, rax
-    adcx r11, r10
-    mulx r10, rax, qword ptr [rcx + 24]
+    mulx rdi, rax, qword ptr [rcx + 24]
+    adcx rax, r10
     adox r11, rax
-    adcx rbx, r10
     mov edx, 0
-    adox rbx, rdx
-    # round 3: T += a * b[3]
+    adcx rdi, rdx
+    adox rbx, rdi
     mov rdx, qword ptr [r9 + 24]
     xor eax, eax
     mulx r10, rax, qword ptr [rsi + 0]
     adox r12, rax
-    adcx r13, r10
-    mulx r10, rax, qword ptr [rsi + 8]
+    mulx rdi, rax, qword ptr [rsi + 8]
+    adcx rax, r10
     adox r13, rax
-    adcx r11, r10
     mulx r10, rax, qword ptr [rsi + 16]
+    adcx rax, rdi
     adox r11, rax
-    adcx rbx, r10
     mulx rbp, rax, qword ptr [rsi + 24]
+    adcx rax, r10
     adox rbx, rax
     mov edx, 0
     adcx rbp, rdx
     adox rbp, rdx
-    # round 3: T = (T + m * p) / 2^64, m = T[0] * n0
     mov rdx, r12
     imul rdx, r8
     xor eax, eax
     mulx r10, rax, qword ptr [rcx + 0]
     adox r12, rax
-    adcx r13, r10
-    mulx r10, rax, qword ptr [rcx + 8]
+    mulx rdi, rax, qword ptr [rcx + 8]
+    adcx rax, r10
     adox r13, rax
-    adcx r11, r10
     mulx r10, rax, qword ptr [rcx + 16]
+    adcx rax, rdi
     adox r11, rax
-    adcx rbx, r10
-    mulx r10, rax, qword ptr [rcx + 24]
+    mulx rdi, rax, qword ptr [rcx + 24]
+    adcx rax, r10
     adox rbx, rax
-    adcx rbp, r10
     mov edx, 0
-    adox rbp, rdx
-    # conditional subtraction of p
+    adcx rdi, rdx
+    adox rbp, rdi
+    pop rsi
+    .cfi_adjust_cfa_offset -8
     mov r12, r13
     sub r12, qword ptr [rcx + 0]
     mov rax, r11
     sbb rax, qword ptr [rcx + 8]
     mov r10, rbx
     sbb r10, qword ptr [rcx + 16]
-    mov r9, rbp
-    sbb r9, qword ptr [rcx + 24]
+    mov rdi, rbp
+    sbb rdi, qword ptr [rcx + 24]
     cmovc r12, r13
-    mov qword ptr [rdi + 0], r12
+    mov qword ptr [rsi + 0], r12
     cmovc rax, r11
-    mov qword ptr [rdi + 8], rax
+    mov qword ptr [rsi + 8], rax
     cmovc r10, rbx
-    mov qword ptr [rdi + 16], r10
-    cmovc r9, rbp
-    mov qword ptr [rdi + 24], r9
+    mov qword ptr [rsi + 16], r10
+    cmovc rdi, rbp
+    mov qword ptr [rsi + 24], rdi
     pop r13
     .cfi_adjust_cfa_offset -8
     .cfi_restore r13
@@ -209,8 +204,9 @@ c2lab_mont_mul_6:
     push r15
     .cfi_adjust_cfa_offset 8
     .cfi_rel_offset r15, 0
+    push rdi
+    .cfi_adjust_cfa_offset 8
     mov r9, rdx
-    # round 0: T += a * b[0]
     mov rdx, qword ptr [r9 + 0]
     mulx rbx, r11, qword ptr [rsi + 0]
     mulx rbp, rax, qword ptr [rsi + 8]
@@ -224,290 +220,280 @@ c2lab_mont_mul_6:
     mulx r15, rax, qword ptr [rsi + 40]
     adc r14, rax
     adc r15, 0
-    # round 0: T = (T + m * p) / 2^64, m = T[0] * n0
     mov rdx, r11
     imul rdx, r8
     xor eax, eax
     mulx r10, rax, qword ptr [rcx + 0]
     adox r11, rax
-    adcx rbx, r10
-    mulx r10, rax, qword ptr [rcx + 8]
+    mulx rdi, rax, qword ptr [rcx + 8]
+    adcx rax, r10
     adox rbx, rax
-    adcx rbp, r10
     mulx r10, rax, qword ptr [rcx + 16]
+    adcx rax, rdi
     adox rbp, rax
-    adcx r12, r10
-    mulx r10, rax, qword ptr [rcx + 24]
+    mulx rdi, rax, qword ptr [rcx + 24]
+    adcx rax, r10
     adox r12, rax
-    adcx r13, r10
     mulx r10, rax, qword ptr [rcx + 32]
+    adcx rax, rdi
     adox r13, rax
-    adcx r14, r10
-    mulx r10, rax, qword ptr [rcx + 40]
+    mulx rdi, rax, qword ptr [rcx + 40]
+    adcx rax, r10
     adox r14, rax
-    adcx r15, r10
     mov edx, 0
-    adox r15, rdx
-    # round 1: T += a * b[1]
+    adcx rdi, rdx
+    adox r15, rdi
     mov rdx, qword ptr [r9 + 8]
     xor eax, eax
     mulx r10, rax, qword ptr [rsi + 0]
     adox rbx, rax
-    adcx rbp, r10
-    mulx r10, rax, qword ptr [rsi + 8]
+    mulx rdi, rax, qword ptr [rsi + 8]
+    adcx rax, r10
     adox rbp, rax
-    adcx r12, r10
     mulx r10, rax, qword ptr [rsi + 16]
+    adcx rax, rdi
     adox r12, rax
-    adcx r13, r10
-    mulx r10, rax, qword ptr [rsi + 24]
+    mulx rdi, rax, qword ptr [rsi + 24]
+    adcx rax, r10
     adox r13, rax
-    adcx r14, r10
     mulx r10, rax, qword ptr [rsi + 32]
+    adcx rax, rdi
     adox r14, rax
-    adcx r15, r10
     mulx r11, rax, qword ptr [rsi + 40]
+    adcx rax, r10
     adox r15, rax
     mov edx, 0
     adcx r11, rdx
     adox r11, rdx
-    # round 1: T = (T + m * p) / 2^64, m = T[0] * n0
     mov rdx, rbx
     imul rdx, r8
     xor eax, eax
     mulx r10, rax, qword ptr [rcx + 0]
     adox rbx, rax
-    adcx rbp, r10
-    mulx r10, rax, qword ptr [rcx + 8]
+    mulx rdi, rax, qword ptr [rcx + 8]
+    adcx rax, r10
     adox rbp, rax
-    adcx r12, r10
     mulx r10, rax, qword ptr [rcx + 16]
+    adcx rax, rdi
     adox r12, rax
-    adcx r13, r10
-    mulx r10, rax, qword ptr [rcx + 24]
+    mulx rdi, rax, qword ptr [rcx + 24]
+    adcx rax, r10
     adox r13, rax
-    adcx r14, r10
     mulx r10, rax, qword ptr [rcx + 32]
+    adcx rax, rdi
     adox r14, rax
-    adcx r15, r10
-    mulx r10, rax, qword ptr [rcx + 40]
+    mulx rdi, rax, qword ptr [rcx + 40]
+    adcx rax, r10
     adox r15, rax
-    adcx r11, r10
     mov edx, 0
-    adox r11, rdx
-    # round 2: T += a * b[2]
+    adcx rdi, rdx
+    adox r11, rdi
     mov rdx, qword ptr [r9 + 16]
     xor eax, eax
     mulx r10, rax, qword ptr [rsi + 0]
     adox rbp, rax
-    adcx r12, r10
-    mulx r10, rax, qword ptr [rsi + 8]
+    mulx rdi, rax, qword ptr [rsi + 8]
+    adcx rax, r10
     adox r12, rax
-    adcx r13, r10
     mulx r10, rax, qword ptr [rsi + 16]
+    adcx rax, rdi
     adox r13, rax
-    adcx r14, r10
-    mulx r10, rax, qword ptr [rsi + 24]
+    mulx rdi, rax, qword ptr [rsi + 24]
+    adcx rax, r10
     adox r14, rax
-    adcx r15, r10
     mulx r10, rax, qword ptr [rsi + 32]
+    adcx rax, rdi
     adox r15, rax
-    adcx r11, r10
     mulx rbx, rax, qword ptr [rsi + 40]
+    adcx rax, r10
     adox r11, rax
     mov edx, 0
     adcx rbx, rdx
     adox rbx, rdx
-    # round 2: T = (T + m * p) / 2^64, m = T[0] * n0
     mov rdx, rbp
     imul rdx, r8
     xor eax, eax
     mulx r10, rax, qword ptr [rcx + 0]
     adox rbp, rax
-    adcx r12, r10
-    mulx r10, rax, qword ptr [rcx + 8]
+    mulx rdi, rax, qword ptr [rcx + 8]
+    adcx rax, r10
     adox r12, rax
-    adcx r13, r10
     mulx r10, rax, qword ptr [rcx + 16]
+    adcx rax, rdi
     adox r13, rax
-    adcx r14, r10
-    mulx r10, rax, qword ptr [rcx + 24]
+    mulx rdi, rax, qword ptr [rcx + 24]
+    adcx rax, r10
     adox r14, rax
-    adcx r15, r10
     mulx r10, rax, qword ptr [rcx + 32]
+    adcx rax, rdi
     adox r15, rax
-    adcx r11, r10
-    mulx r10, rax, qword ptr [rcx + 40]
+    mulx rdi, rax, qword ptr [rcx + 40]
+    adcx rax, r10
     adox r11, rax
-    adcx rbx, r10
     mov edx, 0
-    adox rbx, rdx
-    # round 3: T += a * b[3]
+    adcx rdi, rdx
+    adox rbx, rdi
     mov rdx, qword ptr [r9 + 24]
     xor eax, eax
     mulx r10, rax, qword ptr [rsi + 0]
     adox r12, rax
-    adcx r13, r10
-    mulx r10, rax, qword ptr [rsi + 8]
+    mulx rdi, rax, qword ptr [rsi + 8]
+    adcx rax, r10
     adox r13, rax
-    adcx r14, r10
     mulx r10, rax, qword ptr [rsi + 16]
+    adcx rax, rdi
     adox r14, rax
-    adcx r15, r10
-    mulx r10, rax, qword ptr [rsi + 24]
+    mulx rdi, rax, qword ptr [rsi + 24]
+    adcx rax, r10
     adox r15, rax
-    adcx r11, r10
     mulx r10, rax, qword ptr [rsi + 32]
+    adcx rax, rdi
     adox r11, rax
-    adcx rbx, r10
     mulx rbp, rax, qword ptr [rsi + 40]
+    adcx rax, r10
     adox rbx, rax
     mov edx, 0
     adcx rbp, rdx
     adox rbp, rdx
-    # round 3: T = (T + m * p) / 2^64, m = T[0] * n0
     mov rdx, r12
     imul rdx, r8
     xor eax, eax
     mulx r10, rax, qword ptr [rcx + 0]
     adox r12, rax
-    adcx r13, r10
-    mulx r10, rax, qword ptr [rcx + 8]
+    mulx rdi, rax, qword ptr [rcx + 8]
+    adcx rax, r10
     adox r13, rax
-    adcx r14, r10
     mulx r10, rax, qword ptr [rcx + 16]
+    adcx rax, rdi
     adox r14, rax
-    adcx r15, r10
-    mulx r10, rax, qword ptr [rcx + 24]
+    mulx rdi, rax, qword ptr [rcx + 24]
+    adcx rax, r10
     adox r15, rax
-    adcx r11, r10
     mulx r10, rax, qword ptr [rcx + 32]
+    adcx rax, rdi
     adox r11, rax
-    adcx rbx, r10
-    mulx r10, rax, qword ptr [rcx + 40]
+    mulx rdi, rax, qword ptr [rcx + 40]
+    adcx rax, r10
     adox rbx, rax
-    adcx rbp, r10
     mov edx, 0
-    adox rbp, rdx
-    # round 4: T += a * b[4]
+    adcx rdi, rdx
+    adox rbp, rdi
     mov rdx, qword ptr [r9 + 32]
     xor eax, eax
     mulx r10, rax, qword ptr [rsi + 0]
     adox r13, rax
-    adcx r14, r10
-    mulx r10, rax, qword ptr [rsi + 8]
+    mulx rdi, rax, qword ptr [rsi + 8]
+    adcx rax, r10
     adox r14, rax
-    adcx r15, r10
     mulx r10, rax, qword ptr [rsi + 16]
+    adcx rax, rdi
     adox r15, rax
-    adcx r11, r10
-    mulx r10, rax, qword ptr [rsi + 24]
+    mulx rdi, rax, qword ptr [rsi + 24]
+    adcx rax, r10
     adox r11, rax
-    adcx rbx, r10
     mulx r10, rax, qword ptr [rsi + 32]
+    adcx rax, rdi
     adox rbx, rax
-    adcx rbp, r10
     mulx r12, rax, qword ptr [rsi + 40]
+    adcx rax, r10
     adox rbp, rax
     mov edx, 0
     adcx r12, rdx
     adox r12, rdx
-    # round 4: T = (T + m * p) / 2^64, m = T[0] * n0
     mov rdx, r13
     imul rdx, r8
     xor eax, eax
     mulx r10, rax, qword ptr [rcx + 0]
     adox r13, rax
-    adcx r14, r10
-    mulx r10, rax, qword ptr [rcx + 8]
+    mulx rdi, rax, qword ptr [rcx + 8]
+    adcx rax, r10
     adox r14, rax
-    adcx r15, r10
     mulx r10, rax, qword ptr [rcx + 16]
+    adcx rax, rdi
     adox r15, rax
-    adcx r11, r10
-    mulx r10, rax, qword ptr [rcx + 24]
+    mulx rdi, rax, qword ptr [rcx + 24]
+    adcx rax, r10
     adox r11, rax
-    adcx rbx, r10
     mulx r10, rax, qword ptr [rcx + 32]
+    adcx rax, rdi
     adox rbx, rax
-    adcx rbp, r10
-    mulx r10, rax, qword ptr [rcx + 40]
+    mulx rdi, rax, qword ptr [rcx + 40]
+    adcx rax, r10
     adox rbp, rax
-    adcx r12, r10
     mov edx, 0
-    adox r12, rdx
-    # round 5: T += a * b[5]
+    adcx rdi, rdx
+    adox r12, rdi
     mov rdx, qword ptr [r9 + 40]
     xor eax, eax
     mulx r10, rax, qword ptr [rsi + 0]
     adox r14, rax
-    adcx r15, r10
-    mulx r10, rax, qword ptr [rsi + 8]
+    mulx rdi, rax, qword ptr [rsi + 8]
+    adcx rax, r10
     adox r15, rax
-    adcx r11, r10
     mulx r10, rax, qword ptr [rsi + 16]
+    adcx rax, rdi
     adox r11, rax
-    adcx rbx, r10
-    mulx r10, rax, qword ptr [rsi + 24]
+    mulx rdi, rax, qword ptr [rsi + 24]
+    adcx rax, r10
     adox rbx, rax
-    adcx rbp, r10
     mulx r10, rax, qword ptr [rsi + 32]
+    adcx rax, rdi
     adox rbp, rax
-    adcx r12, r10
     mulx r13, rax, qword ptr [rsi + 40]
+    adcx rax, r10
     adox r12, rax
     mov edx, 0
     adcx r13, rdx
     adox r13, rdx
-    # round 5: T = (T + m * p) / 2^64, m = T[0] * n0
     mov rdx, r14
     imul rdx, r8
     xor eax, eax
     mulx r10, rax, qword ptr [rcx + 0]
     adox r14, rax
-    adcx r15, r10
-    mulx r10, rax, qword ptr [rcx + 8]
+    mulx rdi, rax, qword ptr [rcx + 8]
+    adcx rax, r10
     adox r15, rax
-    adcx r11, r10
     mulx r10, rax, qword ptr [rcx + 16]
+    adcx rax, rdi
     adox r11, rax
-    adcx rbx, r10
-    mulx r10, rax, qword ptr [rcx + 24]
+    mulx rdi, rax, qword ptr [rcx + 24]
+    adcx rax, r10
     adox rbx, rax
-    adcx rbp, r10
     mulx r10, rax, qword ptr [rcx + 32]
+    adcx rax, rdi
     adox rbp, rax
-    adcx r12, r10
-    mulx r10, rax, qword ptr [rcx + 40]
+    mulx rdi, rax, qword ptr [rcx + 40]
+    adcx rax, r10
     adox r12, rax
-    adcx r13, r10
     mov edx, 0
-    adox r13, rdx
-    # conditional subtraction of p
+    adcx rdi, rdx
+    adox r13, rdi
+    pop rsi
+    .cfi_adjust_cfa_offset -8
     mov r14, r15
     sub r14, qword ptr [rcx + 0]
     mov rax, r11
     sbb rax, qword ptr [rcx + 8]
     mov r10, rbx
     sbb r10, qword ptr [rcx + 16]
-    mov r9, rbp
-    sbb r9, qword ptr [rcx + 24]
-    mov rdx, r12
-    sbb rdx, qword ptr [rcx + 32]
-    mov rsi, r13
-    sbb rsi, qword ptr [rcx + 40]
+    mov rdi, rbp
+    sbb rdi, qword ptr [rcx + 24]
+    mov r9, r12
+    sbb r9, qword ptr [rcx + 32]
+    mov rdx, r13
+    sbb rdx, qword ptr [rcx + 40]
     cmovc r14, r15
-    mov qword ptr [rdi + 0], r14
+    mov qword ptr [rsi + 0], r14
     cmovc rax, r11
-    mov qword ptr [rdi + 8], rax
+    mov qword ptr [rsi + 8], rax
     cmovc r10, rbx
-    mov qword ptr [rdi + 16], r10
-    cmovc r9, rbp
-    mov qword ptr [rdi + 24], r9
-    cmovc rdx, r12
-    mov qword ptr [rdi + 32], rdx
-    cmovc rsi, r13
-    mov qword ptr [rdi + 40], rsi
+    mov qword ptr [rsi + 16], r10
+    cmovc rdi, rbp
+    mov qword ptr [rsi + 24], rdi
+    cmovc r9, r12
+    mov qword ptr [rsi + 32], r9
+    cmovc rdx, r13
+    mov qword ptr [rsi + 40], rdx
     pop r15
     .cfi_adjust_cfa_offset -8
     .cfi_restore r15

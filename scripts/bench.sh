@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The main job: set up, build (Release) and run the per-stage benchmarks, write Google
+# Benchmark JSON under results/runs/<timestamp>/ and print a readable table.
+#   scripts/bench.sh                     every benchmark, quick settings
+#   scripts/bench.sh --filter 'ff/.*'    only matching benchmarks (a regex)
+#   scripts/bench.sh --repetitions 10    repetitions per benchmark (rows kept per repetition)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+filter="." reps=1 min_time=0.1
+while (($#)); do
+  case "$1" in
+    --filter) filter="$2"; shift 2 ;;
+    --repetitions) reps="$2"; shift 2 ;;
+    --min-time) min_time="$2"; shift 2 ;;
+    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+    *) echo "unknown option: $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+scripts/setup.sh
+scripts/build.sh release >/dev/null
+stamp="$(date -u +%Y%m%dT%H%M%SZ)"
+out="results/runs/$stamp"
+mkdir -p "$out"
+commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+dirty="$(git status --porcelain 2>/dev/null | grep -q . && echo yes || echo no)"
+cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//' || echo unknown)"
+for bench in build/release/benchmarks/bench_*; do
+  name="$(basename "$bench")"
+  echo "running $name ..." >&2
+  tmp="$out/.$name.json.tmp"
+  "$bench" --benchmark_filter="$filter" --benchmark_min_time="$min_time" \
+    --benchmark_repetitions="$reps" --benchmark_out="$tmp" --benchmark_out_format=json \
+    --benchmark_context=commit="$commit" --benchmark_context=dirty="$dirty" \
+    --benchmark_context=cpu_model="$cpu" --benchmark_context=build_type=Release \
+    --benchmark_context=compiler="$(c++ --version | head -1)" >/dev/null
+  mv "$tmp" "$out/$name.json"
+done
+python3 scripts/report.py "$out"/*.json
+echo "JSON written to $out/" >&2

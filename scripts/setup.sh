@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs the Debian packages c2lab needs, and only those that are missing.
+# This list is the one place where c2lab's system dependencies are named.
+set -euo pipefail
+
+PACKAGES=(
+  cmake g++ make pkg-config python3
+  libgtest-dev libbenchmark-dev   # tests and benchmarks
+  libtbb-dev                      # oneTBB: parallel stages
+  nlohmann-json3-dev              # JSON
+  libssl-dev                      # OpenSSL: SHA-256
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+echo "c2lab setup: installing ${missing[*]}" >&2
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

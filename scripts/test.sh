@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Set up, build and run the whole test suite (ctest), twice: an optimised build and an
+# AddressSanitizer + UndefinedBehaviorSanitizer build.
+#   scripts/test.sh            both configurations
+#   scripts/test.sh release    only the optimised build
+#   scripts/test.sh asan       only the sanitizer build
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+configs=("$@")
+if ((${#configs[@]} == 0)); then configs=(release asan); fi
+jobs="$(nproc 2>/dev/null || echo 2)"
+for config in "${configs[@]}"; do
+  echo "== c2lab tests: $config build =="
+  scripts/build.sh "$config"
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --test-dir "build/$config" --output-on-failure -j "$jobs"
+done
