@@ -78,6 +78,19 @@ TYPED_TEST(prime_field, asm_matches_portable_on_edges_and_random) {
     }
 }
 
+TYPED_TEST(prime_field, add_and_sub_fast_paths_match_portable) {
+    using F = TypeParam;
+    auto check = [](const F& a, const F& b) {
+        ASSERT_EQ(add_mod(a.mont, b.mont, F::modulus), add_mod_portable(a.mont, b.mont, F::modulus));
+        ASSERT_EQ(sub_mod(a.mont, b.mont, F::modulus), sub_mod_portable(a.mont, b.mont, F::modulus));
+    };
+    auto edges = edge_values<F>();
+    for (const F& a : edges)
+        for (const F& b : edges) check(a, b);
+    rng g(11);
+    for (int i = 0; i < 20000; ++i) check(F::random(g), F::random(g));
+}
+
 TYPED_TEST(prime_field, ring_axioms) {
     using F = TypeParam;
     rng g(2);
