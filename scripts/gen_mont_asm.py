@@ -167,6 +167,53 @@ def gen_inline(n):
     return "\n".join(lines)
 
 
+def gen_add_sub(n):
+    """Modular addition and subtraction as single asm blocks, writing the result to memory.
+    Written in asm because GCC, once the adc/sbb intrinsics are inlined into large tower
+    functions, parks the carry flag in a byte register between limbs and spills heavily."""
+    s = [f"%[s{j}]" for j in range(n)]
+    add = []
+    for j in range(n):
+        add.append(f"movq {8 * j}(%[a]), {s[j]}")
+    for j in range(n):
+        add.append(f"{'addq' if j == 0 else 'adcq'} {8 * j}(%[b]), {s[j]}")
+    # r = s - p limb by limb; CF = borrow (s < p) survives the movs
+    for j in range(n):
+        add.append(f"movq {s[j]}, %[t]")
+        add.append(f"{'subq' if j == 0 else 'sbbq'} {8 * j}(%[p]), %[t]")
+        add.append(f"movq %[t], {8 * j}(%[r])")
+    for j in range(n):  # borrow: the sum was already reduced
+        add.append(f"movq {8 * j}(%[r]), %[t]")
+        add.append(f"cmovcq {s[j]}, %[t]")
+        add.append(f"movq %[t], {8 * j}(%[r])")
+    sub = []
+    for j in range(n):
+        sub.append(f"movq {8 * j}(%[a]), {s[j]}")
+    for j in range(n):
+        sub.append(f"{'subq' if j == 0 else 'sbbq'} {8 * j}(%[b]), {s[j]}")
+    sub.append("sbbq %[m], %[m]")  # m = -1 on borrow
+    for j in range(n):  # r = s + p
+        sub.append(f"movq {s[j]}, %[t]")
+        sub.append(f"{'addq' if j == 0 else 'adcq'} {8 * j}(%[p]), %[t]")
+        sub.append(f"movq %[t], {8 * j}(%[r])")
+    sub.append("testq %[m], %[m]")
+    for j in range(n):  # no borrow: r = s
+        sub.append(f"movq {8 * j}(%[r]), %[t]")
+        sub.append(f"cmovzq {s[j]}, %[t]")
+        sub.append(f"movq %[t], {8 * j}(%[r])")
+
+    def func(name, body, extra):
+        outs = [f'[s{j}] "=&r"(s{j})' for j in range(n)] + ['[t] "=&r"(t)'] + extra
+        return ([f"inline void {name}(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p) noexcept {{",
+                 "    uint64_t " + ", ".join(f"s{j}" for j in range(n)) + ", t" + (", m" if extra else "") + ";",
+                 "    __asm__ volatile("]
+                + [f'        "{x}\\n\\t"' for x in body]
+                + ["        : " + ", ".join(outs),
+                   '        : [r] "r"(r), [a] "r"(a), [b] "r"(b), [p] "r"(p)',
+                   '        : "cc", "memory");', "}", ""])
+    return func(f"mod_add_{n}_inline", add, []) + func(f"mod_sub_{n}_inline", sub, ['[m] "=&r"(m)'])
+
+
 def main():
     outdir = sys.argv[1] if len(sys.argv) > 1 else "lib/ff"
     with open(os.path.join(outdir, "mont_mul_x86_64.S"), "w") as f:
@@ -177,7 +224,12 @@ def main():
             f.write(gen_function(n) + "\n\n")
         f.write('.section .note.GNU-stack,"",@progbits\n')
     with open(os.path.join(outdir, "mont_mul_x86_64_inline.hpp"), "w") as f:
-        f.write(gen_inline(4))
+        text = gen_inline(4)
+        tail = "}  // namespace c2lab::ff::detail\n"
+        extra = ["// (a + b) mod p and (a - b) mod p for a, b < p < 2^(64N-1), written to r (r may alias a or b).", ""]
+        for n in (4, 6):
+            extra += gen_add_sub(n)
+        f.write(text.replace(tail, "\n".join(extra) + tail))
 
 
 if __name__ == "__main__":

@@ -139,10 +139,10 @@ public:
     friend constexpr bool operator==(const mont_field& a, const mont_field& b) noexcept { return a.mont == b.mont; }
 
     friend constexpr mont_field operator+(const mont_field& a, const mont_field& b) noexcept {
-        return from_mont(add_mod(a.mont, b.mont, modulus));
+        return from_mont(mod_add(a.mont, b.mont, modulus));
     }
     friend constexpr mont_field operator-(const mont_field& a, const mont_field& b) noexcept {
-        return from_mont(sub_mod(a.mont, b.mont, modulus));
+        return from_mont(mod_sub(a.mont, b.mont, modulus));
     }
     constexpr mont_field operator-() const noexcept {
         if (is_zero()) return *this;

@@ -5,7 +5,9 @@
 //                                      6 limbs: c2lab_mont_mul_6 (mont_mul_x86_64.S)
 //   anything else, or C2LAB_PORTABLE=1 -> mont_mul_portable
 //
-// Both paths compute the same function and are tested against each other.
+// Both paths compute the same function and are tested against each other. The same
+// holds for modular addition and subtraction (mod_add, mod_sub): asm blocks for 4 and 6
+// limbs, adc/sbb intrinsics elsewhere on x86-64, portable loops at compile time.
 #pragma once
 
 #include <type_traits>
@@ -58,6 +60,38 @@ constexpr limbs<N> mont_mul(const limbs<N>& a, const limbs<N>& b, const limbs<N>
             return mont_mul_asm(a, b, p, n0);
     }
     return mont_mul_portable(a, b, p, n0);
+}
+
+}  // namespace c2lab::ff
+
+namespace c2lab::ff {
+
+template <size_t N>
+constexpr limbs<N> mod_add(const limbs<N>& a, const limbs<N>& b, const limbs<N>& p) noexcept {
+    if (std::is_constant_evaluated()) return add_mod_portable(a, b, p);
+#if defined(C2LAB_HAVE_X86_ASM)
+    if constexpr (N == 4 || N == 6) {
+        limbs<N> r;
+        if constexpr (N == 4) detail::mod_add_4_inline(r.data(), a.data(), b.data(), p.data());
+        else detail::mod_add_6_inline(r.data(), a.data(), b.data(), p.data());
+        return r;
+    }
+#endif
+    return add_mod(a, b, p);
+}
+
+template <size_t N>
+constexpr limbs<N> mod_sub(const limbs<N>& a, const limbs<N>& b, const limbs<N>& p) noexcept {
+    if (std::is_constant_evaluated()) return sub_mod_portable(a, b, p);
+#if defined(C2LAB_HAVE_X86_ASM)
+    if constexpr (N == 4 || N == 6) {
+        limbs<N> r;
+        if constexpr (N == 4) detail::mod_sub_4_inline(r.data(), a.data(), b.data(), p.data());
+        else detail::mod_sub_6_inline(r.data(), a.data(), b.data(), p.data());
+        return r;
+    }
+#endif
+    return sub_mod(a, b, p);
 }
 
 }  // namespace c2lab::ff
