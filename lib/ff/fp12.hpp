@@ -50,12 +50,7 @@ struct fp12 {
 
     template <size_t M>
     fp12 pow(const limbs<M>& e) const noexcept {
-        fp12 acc = one();
-        for (size_t i = bit_length(e); i-- > 0;) {
-            acc = acc.square();
-            if (bit(e, i)) acc *= *this;
-        }
-        return acc;
+        return pow_vartime(*this, e);
     }
 };
 

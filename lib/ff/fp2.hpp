@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "ff/fields.hpp"
+#include "ff/pow.hpp"
 
 namespace c2lab::ff {
 
@@ -56,12 +57,7 @@ struct fp2 {
 
     template <size_t M>
     constexpr fp2 pow(const limbs<M>& e) const noexcept {
-        fp2 acc = one();
-        for (size_t i = bit_length(e); i-- > 0;) {
-            acc = acc.square();
-            if (bit(e, i)) acc *= *this;
-        }
-        return acc;
+        return pow_vartime(*this, e);
     }
 
     // 1 for a non-zero square, -1 for a non-square, 0 for zero (via the norm).

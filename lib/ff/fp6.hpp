@@ -73,12 +73,7 @@ struct fp6 {
 
     template <size_t M>
     constexpr fp6 pow(const limbs<M>& e) const noexcept {
-        fp6 acc = one();
-        for (size_t i = bit_length(e); i-- > 0;) {
-            acc = acc.square();
-            if (bit(e, i)) acc *= *this;
-        }
-        return acc;
+        return pow_vartime(*this, e);
     }
 
     constexpr fp6 inverse() const noexcept {

@@ -19,6 +19,7 @@
 #include "core/error.hpp"
 #include "core/rng.hpp"
 #include "ff/mont_mul.hpp"
+#include "ff/pow.hpp"
 
 namespace c2lab::ff {
 
@@ -172,12 +173,7 @@ public:
     // Left-to-right square-and-multiply; the exponent is a plain integer (any width).
     template <size_t M>
     constexpr mont_field pow(const limbs<M>& e) const noexcept {
-        mont_field acc = one();
-        for (size_t i = bit_length(e); i-- > 0;) {
-            acc = acc.square();
-            if (bit(e, i)) acc *= *this;
-        }
-        return acc;
+        return pow_vartime(*this, e);
     }
     constexpr mont_field pow(uint64_t e) const noexcept { return pow(limbs<1>{e}); }
 
