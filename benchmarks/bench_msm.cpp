@@ -1,0 +1,112 @@
+// bench_msm: variable-base MSM (Pippenger, lib/msm) for G1 and G2.
+//
+//   msm/<g>/<window>   args log_n, density (percent of points selected: 100 or 25), threads
+//   msm/g1/fixed       args log_n, density, threads, c (100, 1 registered): one thread, full density; the sweep behind the
+//                      "table" window policy (lib/msm/window.cpp)
+//
+// The counter points/s counts the terms of the sum (selected points). Points are random
+// multiples of the generator made cheaply (random walks of additions, batch to_affine) and
+// cached across benchmarks, as are the scalars.
+// Run: bench_msm --benchmark_filter='msm/g1/ln/log_n:16/.*'
+#include <benchmark/benchmark.h>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <vector>
+
+#include "msm/batch_affine.hpp"
+#include "msm/pippenger.hpp"
+
+namespace {
+
+using namespace c2lab;
+using namespace c2lab::msm;
+using ff::fr;
+
+// Grows to the largest n asked for; chunk k of 4096 points is a walk from its own seed, so
+// a longer list keeps the same prefix.
+template <class C>
+const std::vector<ec::affine<C>>& bench_points(size_t n) {
+    static std::vector<ec::affine<C>> cache;
+    constexpr size_t chunk = 4096;
+    if (cache.size() >= n) return cache;
+    size_t chunks = (n + chunk - 1) / chunk, old = cache.size() / chunk;
+    cache.resize(chunks * chunk);
+    tbb::parallel_for(tbb::blocked_range<size_t>(old, chunks, 1), [&](const tbb::blocked_range<size_t>& r) {
+        for (size_t k = r.begin(); k < r.end(); ++k) {
+            rng g(1000 + k);
+            std::vector<ec::jacobian<C>> steps;
+            for (int i = 0; i < 4; ++i) steps.push_back(ec::jacobian<C>::generator() * fr::random(g));
+            std::vector<ec::jacobian<C>> jac(chunk);
+            auto cur = ec::jacobian<C>::generator() * fr::random(g);
+            for (auto& p : jac) p = cur = cur + steps[g.below(steps.size())];  // 11M + 5S each
+            batch_to_affine_serial<C>(jac, std::span(cache).subspan(k * chunk, chunk));
+        }
+    });
+    return cache;
+}
+
+const std::vector<fr>& bench_scalars(size_t n) {
+    static std::vector<fr> cache;
+    if (cache.size() < n) {
+        rng g(7 + cache.size());
+        while (cache.size() < n) cache.push_back(fr::random(g));
+    }
+    return cache;
+}
+
+template <class C>
+void msm_bench(benchmark::State& state, window_policy window) {
+    const size_t n = size_t{1} << state.range(0);
+    const auto density_pct = static_cast<uint64_t>(state.range(1));
+    const auto threads = static_cast<unsigned>(state.range(2));
+    std::span<const ec::affine<C>> pts(bench_points<C>(n).data(), n);
+    density_bitmap density(n, true);
+    if (density_pct < 100) {
+        rng g(99);
+        for (size_t i = 0; i < n; ++i) density.set(i, g.below(100) < density_pct);
+    }
+    const size_t terms = density.count();
+    std::span<const fr> ks(bench_scalars(terms).data(), terms);
+    const msm_config config{window, threads};
+    for (auto _ : state) {
+        auto r = density_pct < 100 ? msm_density<C>(pts, density, ks, config) : msm<C>(pts, ks, config);
+        benchmark::DoNotOptimize(r);
+    }
+    state.counters["points/s"] = benchmark::Counter(double(terms) * double(state.iterations()), benchmark::Counter::kIsRate);
+    state.counters["c"] = double(window.bits_for(terms));
+}
+
+void msm_g1_ln(benchmark::State& state) { msm_bench<ec::g1_curve>(state, window_policy::ln()); }
+void msm_g1_table(benchmark::State& state) { msm_bench<ec::g1_curve>(state, window_policy::table()); }
+void msm_g2_ln(benchmark::State& state) { msm_bench<ec::g2_curve>(state, window_policy::ln()); }
+void msm_g2_table(benchmark::State& state) { msm_bench<ec::g2_curve>(state, window_policy::table()); }
+
+void msm_g1_fixed(benchmark::State& state) {
+    msm_bench<ec::g1_curve>(state, window_policy::fixed(static_cast<unsigned>(state.range(3))));
+}
+
+void sizes(benchmark::internal::Benchmark* b, int max_log_n) {
+    for (int log_n = 10; log_n <= max_log_n; ++log_n)
+        for (int density : {100, 25})
+            for (int threads : {1, 2}) b->Args({log_n, density, threads});
+    b->ArgNames({"log_n", "density", "threads"})->Unit(benchmark::kMillisecond)->UseRealTime();
+}
+
+void fixed_sweep(benchmark::internal::Benchmark* b) {
+    for (int log_n = 10; log_n <= 18; log_n += 2)
+        for (int c = 5; c <= 15; ++c)
+            if (c >= log_n / 2 && c <= log_n - 1) b->Args({log_n, 100, 1, c});
+    b->ArgNames({"log_n", "density", "threads", "c"})->Unit(benchmark::kMillisecond)->UseRealTime();
+}
+
+}  // namespace
+
+BENCHMARK(msm_g1_ln)->Name("msm/g1/ln")->Apply([](auto* b) { sizes(b, 20); });
+BENCHMARK(msm_g1_table)->Name("msm/g1/table")->Apply([](auto* b) { sizes(b, 20); });
+BENCHMARK(msm_g2_ln)->Name("msm/g2/ln")->Apply([](auto* b) { sizes(b, 18); });
+BENCHMARK(msm_g2_table)->Name("msm/g2/table")->Apply([](auto* b) { sizes(b, 18); });
+BENCHMARK(msm_g1_fixed)->Name("msm/g1/fixed")->Apply(fixed_sweep);
+
+BENCHMARK_MAIN();

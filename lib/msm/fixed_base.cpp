@@ -1,0 +1,122 @@
+#include "msm/fixed_base.hpp"
+
+#include <string>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include "core/error.hpp"
+#include "msm/batch_affine.hpp"
+#include "msm/parallel.hpp"
+
+namespace c2lab::msm {
+
+namespace {
+
+constexpr unsigned scalar_bits = 255;
+
+// Signed digits of k for window w: d_i in [-(2^(w-1) - 1), 2^(w-1)], sum_i d_i 2^(w i) = k
+// (the same recoding as pippenger.cpp, digit by digit with an explicit carry).
+template <class F>
+void for_each_digit(const ff::fr& s, unsigned w, unsigned windows, F&& f) {
+    auto k = s.to_canonical();
+    const uint64_t half = uint64_t{1} << (w - 1), mask = (uint64_t{1} << w) - 1;
+    uint64_t carry = 0;
+    for (unsigned i = 0; i < windows; ++i) {
+        unsigned shift = i * w, limb = shift / 64, off = shift % 64;
+        uint64_t v = limb < 4 ? k[limb] >> off : 0;
+        if (off + w > 64 && limb + 1 < 4) v |= k[limb + 1] << (64 - off);
+        v = (v & mask) + carry;
+        int64_t d = static_cast<int64_t>(v);
+        carry = 0;
+        if (v > half) {
+            d -= static_cast<int64_t>(uint64_t{1} << w);
+            carry = 1;
+        }
+        f(i, d);
+    }
+}
+
+}  // namespace
+
+template <class C>
+fixed_base_table<C>::fixed_base_table(const ec::jacobian<C>& base, unsigned window_bits, unsigned threads)
+    : base_(base), w_(window_bits), windows_(0) {
+    if (window_bits < 1 || window_bits > max_window_bits)
+        throw error(errc::bad_input, "fixed_base_table: window bits " + std::to_string(window_bits) +
+                                         " outside 1.." + std::to_string(max_window_bits));
+    windows_ = scalar_bits / w_ + 1;
+    const size_t per = size_t{1} << (w_ - 1);
+    // Window bases [2^(w i)] B: w doublings each, sequential (255 + w doublings in all).
+    std::vector<ec::jacobian<C>> starts(windows_);
+    starts[0] = base;
+    for (unsigned i = 1; i < windows_; ++i) {
+        starts[i] = starts[i - 1];
+        for (unsigned b = 0; b < w_; ++b) starts[i] = starts[i].dbl();
+    }
+    std::vector<ec::jacobian<C>> jac(windows_ * per);
+    table_.resize(windows_ * per);
+    in_arena(threads, [&] {
+        tbb::parallel_for(tbb::blocked_range<size_t>(0, windows_, 1), [&](const tbb::blocked_range<size_t>& r) {
+            for (size_t i = r.begin(); i < r.end(); ++i) {
+                ec::jacobian<C>* row = jac.data() + i * per;
+                row[0] = starts[i];
+                for (size_t j = 1; j < per; ++j) row[j] = row[j - 1] + starts[i];
+            }
+        });
+        batch_to_affine<C>(jac, table_);
+    });
+}
+
+template <class C>
+unsigned fixed_base_table<C>::best_window_bits(size_t n_scalars) noexcept {
+    unsigned best = 1;
+    double best_cost = 0;
+    for (unsigned w = 1; w <= max_window_bits; ++w) {
+        double cost = double(scalar_bits / w + 1) * (double(uint64_t{1} << (w - 1)) + double(n_scalars));
+        if (w == 1 || cost < best_cost) best = w, best_cost = cost;
+    }
+    return best;
+}
+
+template <class C>
+ec::jacobian<C> fixed_base_table<C>::mul(const ff::fr& k) const noexcept {
+    const size_t per = size_t{1} << (w_ - 1);
+    auto acc = ec::jacobian<C>::identity();
+    for_each_digit(k, w_, windows_, [&](unsigned i, int64_t d) {
+        if (d > 0)
+            acc += table_[i * per + static_cast<size_t>(d - 1)];  // 7M + 4S
+        else if (d < 0)
+            acc += -table_[i * per + static_cast<size_t>(-d - 1)];
+    });
+    return acc;
+}
+
+template <class C>
+void fixed_base_table<C>::mul_batch(std::span<const ff::fr> scalars, std::span<ec::affine<C>> out,
+                                    unsigned threads) const {
+    if (scalars.size() != out.size())
+        throw error(errc::bad_input, "fixed_base_table::mul_batch: " + std::to_string(scalars.size()) +
+                                         " scalars but " + std::to_string(out.size()) + " outputs");
+    constexpr size_t block = 1024;
+    in_arena(threads, [&] {
+        tbb::parallel_for(tbb::blocked_range<size_t>(0, scalars.size(), block),
+                          [&](const tbb::blocked_range<size_t>& r) {
+                              std::vector<ec::jacobian<C>> jac(r.size());
+                              for (size_t i = r.begin(); i < r.end(); ++i) jac[i - r.begin()] = mul(scalars[i]);
+                              batch_to_affine_serial<C>(jac, out.subspan(r.begin(), r.size()));
+                          });
+    });
+}
+
+template <class C>
+std::vector<ec::affine<C>> fixed_base_table<C>::mul_batch(std::span<const ff::fr> scalars, unsigned threads) const {
+    std::vector<ec::affine<C>> out(scalars.size());
+    mul_batch(scalars, out, threads);
+    return out;
+}
+
+template class fixed_base_table<ec::g1_curve>;
+template class fixed_base_table<ec::g2_curve>;
+
+}  // namespace c2lab::msm

@@ -1,0 +1,186 @@
+#include "msm/pippenger.hpp"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include "core/error.hpp"
+#include "msm/parallel.hpp"
+
+namespace c2lab::msm {
+
+namespace {
+
+constexpr unsigned scalar_bits = 255;  // r < 2^255
+using recoded = ff::limbs<5>;          // k + D < 2^(c * windows) <= 2^275
+
+struct plan {
+    unsigned c;        // window bits
+    unsigned windows;  // floor(255 / c) + 1: the extra window takes the last carry
+    uint64_t half;     // 2^(c-1): buckets per window, digits in [-(half - 1), half]
+    uint64_t offset;   // half - 1: the per-window bias of the recoded scalar
+    uint64_t mask;     // 2^c - 1
+    recoded bias;      // D = offset * sum_j 2^(jc)
+
+    explicit plan(unsigned bits)
+        : c(bits), windows(scalar_bits / bits + 1), half(uint64_t{1} << (bits - 1)), offset(half - 1),
+          mask((uint64_t{1} << bits) - 1), bias{} {
+        for (unsigned j = 0; j < windows; ++j) {
+            unsigned shift = j * c;
+            recoded term{};
+            term[shift / 64] = offset << (shift % 64);
+            if (shift % 64 != 0 && shift / 64 + 1 < term.size()) term[shift / 64 + 1] = offset >> (64 - shift % 64);
+            ff::add_to(bias, term);
+        }
+    }
+
+    recoded recode(const ff::fr& s) const noexcept {
+        auto k = s.to_canonical();
+        recoded r{k[0], k[1], k[2], k[3], 0};
+        ff::add_to(r, bias);
+        return r;
+    }
+
+    // The signed digit of window j: ((K >> jc) mod 2^c) - offset.
+    int64_t digit(const recoded& k, unsigned j) const noexcept {
+        unsigned shift = j * c, limb = shift / 64, off = shift % 64;
+        uint64_t w = k[limb] >> off;
+        if (off + c > 64 && limb + 1 < k.size()) w |= k[limb + 1] << (64 - off);
+        return static_cast<int64_t>(w & mask) - static_cast<int64_t>(offset);
+    }
+};
+
+// Canonical conversion and recoding of every scalar, in parallel (one Montgomery
+// multiplication and one 5-limb addition each).
+std::vector<recoded> recode_all(const plan& p, std::span<const ff::fr> scalars) {
+    std::vector<recoded> out(scalars.size());
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, scalars.size(), 4096), [&](const tbb::blocked_range<size_t>& r) {
+        for (size_t i = r.begin(); i < r.end(); ++i) out[i] = p.recode(scalars[i]);
+    });
+    return out;
+}
+
+// One task: the points [begin, end) of the point list, window j, buckets reduced to
+// sum_b b * B_b. `scalar_at` is the index of the first scalar of the chunk. With a
+// density, only points whose bit is set take a scalar (the next one).
+template <class C>
+ec::jacobian<C> window_chunk(const plan& p, unsigned j, std::span<const ec::affine<C>> points,
+                             const density_bitmap* density, std::span<const recoded> ks, size_t begin, size_t end,
+                             size_t scalar_at, std::vector<ec::xyzz<C>>& buckets) {
+    using X = ec::xyzz<C>;
+    buckets.assign(p.half, X::identity());
+    auto put = [&](const ec::affine<C>& pt, const recoded& k) {
+        int64_t d = p.digit(k, j);
+        if (d > 0)
+            buckets[static_cast<size_t>(d - 1)] += pt;  // 8M + 2S
+        else if (d < 0)
+            buckets[static_cast<size_t>(-d - 1)] += -pt;
+    };
+    if (density == nullptr) {
+        for (size_t i = begin; i < end; ++i) put(points[i], ks[i]);
+    } else {
+        size_t s = scalar_at;
+        for (size_t i = begin; i < end; ++i)
+            if (density->test(i)) put(points[i], ks[s++]);
+    }
+    // Running sums from the top bucket: sum = sum_b (b + 1) * buckets[b]; 2 * half additions.
+    X running = X::identity(), sum = X::identity();
+    for (size_t b = p.half; b-- > 0;) {
+        running += buckets[b];
+        sum += running;
+    }
+    return sum.to_jacobian();
+}
+
+template <class C>
+ec::jacobian<C> pippenger(std::span<const ec::affine<C>> points, const density_bitmap* density,
+                          std::span<const ff::fr> scalars, const msm_config& config) {
+    using J = ec::jacobian<C>;
+    const size_t n = scalars.size();
+    if (n == 0) return J::identity();
+    const plan p(config.window.bits_for(n));
+    return in_arena(config.threads, [&]() -> J {
+        std::vector<recoded> ks = recode_all(p, scalars);
+
+        // Point chunks per window: enough tasks for every thread (4 per thread for balance),
+        // but no chunk below 2^c points, where bucket reduction would dominate.
+        const size_t span_len = points.size();  // chunking is over the point list
+        const unsigned threads = arena_concurrency();
+        size_t chunks = 1;
+        if (threads > 1) {
+            size_t want = (size_t{4} * threads + p.windows - 1) / p.windows;
+            size_t most = std::max<size_t>(1, n >> p.c);
+            chunks = std::clamp<size_t>(want, 1, most);
+        }
+        std::vector<size_t> bounds(chunks + 1), scalar_at(chunks + 1, 0);
+        for (size_t k = 0; k <= chunks; ++k) bounds[k] = span_len * k / chunks;
+        if (density != nullptr)
+            for (size_t k = 1; k <= chunks; ++k)
+                scalar_at[k] = scalar_at[k - 1] + density->count(bounds[k - 1], bounds[k]);
+        else
+            scalar_at = bounds;
+
+        const size_t tasks = size_t{p.windows} * chunks;
+        std::vector<J> partial(tasks, J::identity());
+        auto run_task = [&](size_t t, std::vector<ec::xyzz<C>>& buckets) {
+            unsigned j = static_cast<unsigned>(t / chunks);
+            size_t k = t % chunks;
+            partial[t] = window_chunk<C>(p, j, points, density, ks, bounds[k], bounds[k + 1], scalar_at[k], buckets);
+        };
+        if (threads == 1) {
+            std::vector<ec::xyzz<C>> buckets;
+            for (size_t t = 0; t < tasks; ++t) run_task(t, buckets);
+        } else {
+            tbb::parallel_for(tbb::blocked_range<size_t>(0, tasks, 1), [&](const tbb::blocked_range<size_t>& r) {
+                std::vector<ec::xyzz<C>> buckets;
+                for (size_t t = r.begin(); t < r.end(); ++t) run_task(t, buckets);
+            });
+        }
+
+        // Horner over windows from the top: acc = 2^c * acc + W_j.
+        J acc = J::identity();
+        for (size_t j = p.windows; j-- > 0;) {
+            for (unsigned b = 0; b < p.c; ++b) acc = acc.dbl();
+            for (size_t k = 0; k < chunks; ++k) acc += partial[j * chunks + k];
+        }
+        return acc;
+    });
+}
+
+}  // namespace
+
+template <class C>
+ec::jacobian<C> msm(std::span<const ec::affine<C>> points, std::span<const ff::fr> scalars, const msm_config& config) {
+    if (points.size() != scalars.size())
+        throw error(errc::bad_input, std::string("msm (") + C::name + "): " + std::to_string(points.size()) +
+                                         " points but " + std::to_string(scalars.size()) + " scalars");
+    return pippenger<C>(points, nullptr, scalars, config);
+}
+
+template <class C>
+ec::jacobian<C> msm_density(std::span<const ec::affine<C>> points, const density_bitmap& density,
+                            std::span<const ff::fr> scalars, const msm_config& config) {
+    if (density.size() != points.size())
+        throw error(errc::bad_input, std::string("msm_density (") + C::name + "): density has " +
+                                         std::to_string(density.size()) + " bits but there are " +
+                                         std::to_string(points.size()) + " points");
+    size_t set = density.count();
+    if (set != scalars.size())
+        throw error(errc::bad_input, std::string("msm_density (") + C::name + "): density has " + std::to_string(set) +
+                                         " set bits but there are " + std::to_string(scalars.size()) + " scalars");
+    return pippenger<C>(points, &density, scalars, config);
+}
+
+template ec::jacobian<ec::g1_curve> msm<ec::g1_curve>(std::span<const ec::g1_affine>, std::span<const ff::fr>,
+                                                      const msm_config&);
+template ec::jacobian<ec::g2_curve> msm<ec::g2_curve>(std::span<const ec::g2_affine>, std::span<const ff::fr>,
+                                                      const msm_config&);
+template ec::jacobian<ec::g1_curve> msm_density<ec::g1_curve>(std::span<const ec::g1_affine>, const density_bitmap&,
+                                                              std::span<const ff::fr>, const msm_config&);
+template ec::jacobian<ec::g2_curve> msm_density<ec::g2_curve>(std::span<const ec::g2_affine>, const density_bitmap&,
+                                                              std::span<const ff::fr>, const msm_config&);
+
+}  // namespace c2lab::msm

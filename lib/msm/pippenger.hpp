@@ -1,0 +1,72 @@
+// Variable-base multi-scalar multiplication sum_i k_i P_i (Pippenger's bucket method) for
+// G1 and G2 of BLS12-381, on the CPU with oneTBB.
+//
+// Algorithm, for n scalars and window c = config.window.bits_for(n):
+//   1. Recode each scalar (in parallel) into W = floor(255/c) + 1 signed digits
+//      d_j in [-(2^(c-1) - 1), 2^(c-1)], k = sum_j d_j 2^(jc). A digit above 2^(c-1) becomes
+//      d - 2^c with a carry into the next window; the extra window absorbs the last carry.
+//      Done in one addition: K = k + D with D = (2^(c-1) - 1) * sum_j 2^(jc), then
+//      d_j = ((K >> jc) mod 2^c) - (2^(c-1) - 1). Stored as 5 limbs (40 bytes) per scalar.
+//   2. Per window and point chunk (the tasks): 2^(c-1) buckets in XYZZ form; a point with
+//      digit d goes into bucket |d| with the sign of d (negating affine y is free), by a
+//      mixed addition xyzz + affine: 8M + 2S. Zero digits and identity points cost nothing.
+//   3. Bucket reduction by running sums: sum_b b * B_b with 2 * 2^(c-1) additions
+//      xyzz + xyzz (12M + 2S each).
+//   4. Chunks of a window are added (jacobian, 11M + 5S), windows combined from the top
+//      by c doublings (2M + 5S each) and one addition per window.
+// Total about W * (n + 2^c) additions. Tasks: W windows times enough point chunks to keep
+// every thread of the arena busy (chunks are only split while a chunk keeps >= 2^c points).
+//
+// Inputs: affine points (the identity (0, 0) is allowed and skipped) and scalars in Fr
+// (Montgomery form; the canonical conversion is done here). Output: a jacobian point.
+#pragma once
+
+#include <cstddef>
+#include <span>
+
+#include "ec/g2.hpp"
+#include "msm/density.hpp"
+#include "msm/window.hpp"
+
+namespace c2lab::msm {
+
+struct msm_config {
+    window_policy window = window_policy::ln();  // the msm_window flag; default bellperson's rule
+    unsigned threads = 0;                        // 0: the caller's arena (all cores by default)
+};
+
+// sum_i scalars[i] * points[i]. Throws c2lab::error (bad_input) when the sizes differ.
+template <class C>
+ec::jacobian<C> msm(std::span<const ec::affine<C>> points, std::span<const ff::fr> scalars,
+                    const msm_config& config = {});
+
+// Density-filtered MSM: points has one entry per bit of density; scalars has one entry per
+// set bit, in order: the i-th scalar pairs with the point of the i-th set bit, points whose
+// bit is clear are skipped. Window size is chosen for scalars.size() points.
+// Throws c2lab::error (bad_input) when density.size() != points.size() or
+// density.count() != scalars.size().
+template <class C>
+ec::jacobian<C> msm_density(std::span<const ec::affine<C>> points, const density_bitmap& density,
+                            std::span<const ff::fr> scalars, const msm_config& config = {});
+
+// The reference: sum of independent scalar multiplications (jacobian::mul, 4-bit windows:
+// about 255 doublings and 64 additions per point). For tests only.
+template <class C>
+ec::jacobian<C> msm_naive(std::span<const ec::affine<C>> points, std::span<const ff::fr> scalars) {
+    auto acc = ec::jacobian<C>::identity();
+    for (size_t i = 0; i < points.size() && i < scalars.size(); ++i) acc += points[i].to_jacobian() * scalars[i];
+    return acc;
+}
+
+extern template ec::jacobian<ec::g1_curve> msm<ec::g1_curve>(std::span<const ec::g1_affine>, std::span<const ff::fr>,
+                                                             const msm_config&);
+extern template ec::jacobian<ec::g2_curve> msm<ec::g2_curve>(std::span<const ec::g2_affine>, std::span<const ff::fr>,
+                                                             const msm_config&);
+extern template ec::jacobian<ec::g1_curve> msm_density<ec::g1_curve>(std::span<const ec::g1_affine>,
+                                                                     const density_bitmap&,
+                                                                     std::span<const ff::fr>, const msm_config&);
+extern template ec::jacobian<ec::g2_curve> msm_density<ec::g2_curve>(std::span<const ec::g2_affine>,
+                                                                     const density_bitmap&,
+                                                                     std::span<const ff::fr>, const msm_config&);
+
+}  // namespace c2lab::msm

@@ -1,0 +1,88 @@
+#include "msm/window.hpp"
+
+#include <charconv>
+#include <cmath>
+
+#include "core/error.hpp"
+
+namespace c2lab::msm {
+
+namespace {
+
+[[noreturn]] void refuse(std::string_view text, std::string_view why) {
+    throw error(errc::bad_input, "msm_window: bad value \"" + std::string(text) + "\": " + std::string(why) +
+                                     " (expected ln, table or fixed:N with N in 1..20)");
+}
+
+// Measured table, indexed by ceil(log2 n). Source: bench_msm msm/g1/fixed (G1, one thread,
+// full density, Release, -march=x86-64-v3) on the development machine of this layer: a
+// shared 2-vCPU "Intel(R) Xeon(R) Processor" VM (load average about 2.7 from other jobs
+// during the run, so expect a few percent of noise). Time per MSM by c, best marked *:
+//   log_n 10: c=7 15.3 ms, c=8 14.7 ms*, c=9 15.5 ms                 (ln rule: 7)
+//   log_n 12: c=9 48.4 ms, c=10 47.7 ms*, c=11 51.5 ms               (ln rule: 9)
+//   log_n 14: c=10 167 ms, c=11 163 ms*, c=12 163 ms                 (ln rule: 10)
+//   log_n 16: c=12 577 ms, c=13 554 ms*, c=14 607 ms                 (ln rule: 12)
+//   log_n 18: c=12 2230 ms, c=13 2062 ms*, c=14 2148 ms, c=15 2362   (ln rule: 13)
+// Sizes not listed (odd log_n, below 2^10, above 2^18) were not measured: the ln rule.
+struct table_row {
+    unsigned log_n;
+    unsigned bits;
+};
+constexpr table_row measured[] = {{10, 8}, {12, 10}, {14, 11}, {16, 13}, {18, 13}};
+
+}  // namespace
+
+window_policy window_policy::fixed(unsigned bits) {
+    if (bits < min_window_bits || bits > max_window_bits)
+        throw error(errc::bad_input, "msm_window: bad value \"fixed:" + std::to_string(bits) +
+                                         "\": window bits must be in 1..20");
+    return {window_kind::fixed, bits};
+}
+
+window_policy window_policy::parse(std::string_view text) {
+    if (text == "ln") return ln();
+    if (text == "table") return table();
+    constexpr std::string_view prefix = "fixed:";
+    if (text.substr(0, prefix.size()) != prefix) refuse(text, "unknown policy");
+    std::string_view digits = text.substr(prefix.size());
+    if (digits.empty()) refuse(text, "missing window bits");
+    unsigned bits = 0;
+    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), bits);
+    if (ec != std::errc{} || end != digits.data() + digits.size()) refuse(text, "window bits are not a decimal number");
+    if (bits < min_window_bits || bits > max_window_bits) refuse(text, "window bits must be in 1..20");
+    return {window_kind::fixed, bits};
+}
+
+std::string window_policy::to_string() const {
+    switch (kind) {
+        case window_kind::ln: return "ln";
+        case window_kind::table: return "table";
+        case window_kind::fixed: return "fixed:" + std::to_string(fixed_bits);
+    }
+    return "?";
+}
+
+unsigned window_policy::bits_for(size_t n) const noexcept {
+    switch (kind) {
+        case window_kind::ln: return ln_window_bits(n);
+        case window_kind::table: return table_window_bits(n);
+        case window_kind::fixed: return fixed_bits;
+    }
+    return ln_window_bits(n);
+}
+
+unsigned ln_window_bits(size_t n) noexcept {
+    if (n < 32) return 3;
+    double c = std::ceil(std::log(static_cast<double>(n)));
+    return c > max_window_bits ? max_window_bits : static_cast<unsigned>(c);
+}
+
+unsigned table_window_bits(size_t n) noexcept {
+    unsigned log_n = 0;
+    while (log_n < 63 && (size_t{1} << log_n) < n) ++log_n;  // ceil(log2 n)
+    for (const auto& row : measured)
+        if (row.log_n == log_n) return row.bits;
+    return ln_window_bits(n);
+}
+
+}  // namespace c2lab::msm

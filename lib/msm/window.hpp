@@ -1,0 +1,50 @@
+// The window policy of the msm_window flag: how many bits c a Pippenger window gets for
+// an MSM of n points.
+//
+//   ln        bellperson's CPU rule: c = ceil(ln n) (natural log), 3 when n < 32
+//   fixed:N   c = N for every size, 1 <= N <= 20
+//   table     a per-size table measured on a reference machine (see window.cpp), the ln
+//             rule where nothing was measured
+//
+// Cost model behind the choice (signed digits, see pippenger.hpp): about
+// (255/c + 1) * (n + 2^c) point additions, so c near log2(n) - log2(log2(n)) is optimal in
+// additions alone; cache footprint of the 2^(c-1) buckets moves it down on real machines.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace c2lab::msm {
+
+inline constexpr unsigned min_window_bits = 1;
+inline constexpr unsigned max_window_bits = 20;
+
+enum class window_kind { ln, fixed, table };
+
+struct window_policy {
+    window_kind kind = window_kind::ln;
+    unsigned fixed_bits = 0;  // used when kind == fixed: 1..20
+
+    static window_policy ln() noexcept { return {window_kind::ln, 0}; }
+    static window_policy table() noexcept { return {window_kind::table, 0}; }
+    // Throws c2lab::error (bad_input) when bits is outside 1..20.
+    static window_policy fixed(unsigned bits);
+
+    // "ln", "table" or "fixed:N" (N decimal, 1..20). Anything else: c2lab::error
+    // (bad_input) with a message that quotes the bad text.
+    static window_policy parse(std::string_view text);
+    std::string to_string() const;
+
+    // The window size c for an MSM of n points (n = 0 is treated as 1).
+    unsigned bits_for(size_t n) const noexcept;
+
+    friend bool operator==(const window_policy&, const window_policy&) = default;
+};
+
+// ceil(ln n), 3 when n < 32; clamped to max_window_bits (reached only past e^20 points).
+unsigned ln_window_bits(size_t n) noexcept;
+// The measured table (window.cpp); falls back to ln_window_bits outside its range.
+unsigned table_window_bits(size_t n) noexcept;
+
+}  // namespace c2lab::msm

@@ -1,0 +1,60 @@
+// evaluation_domain: the multiplicative subgroup {omega^i : i < n} of Fr for n = 2^log_n,
+// with everything an NTT over it needs, computed once: omega, omega^-1, n^-1, the coset
+// generator g = 7 (Fr's multiplicative generator, as in bellperson) and its inverse,
+// Z(g*omega^i)^-1, and the twiddle table omega^j for j < n/2.
+//
+// The vanishing polynomial of the domain is Z(X) = X^n - 1. On the coset g*H it is the
+// constant g^n - 1 (since (g*omega^i)^n = g^n), which is never zero because g generates
+// Fr^* and n < r - 1.
+//
+// Costs: construction is about n/2 field multiplications for the twiddles (split across
+// threads when n is large) plus three inversions; memory is 16*n bytes (n/2 elements of
+// 32 bytes). log_n may be at most Fr's 2-adicity, 32.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "ff/fields.hpp"
+
+namespace c2lab::poly {
+
+using ff::fr;
+
+class evaluation_domain {
+public:
+    // The domain of size 2^log_n. Throws c2lab::error(errc::bad_input) when log_n > 32 and
+    // errc::resource when the twiddle table cannot be allocated. threads: 0 = all cores.
+    explicit evaluation_domain(size_t log_n, unsigned threads = 0);
+
+    // The domain of size n; n must be a power of two in [1, 2^32] (else errc::bad_input).
+    static evaluation_domain for_size(size_t n, unsigned threads = 0);
+    // The smallest domain holding m values (n = next power of two >= max(m, 1)), as
+    // bellperson's EvaluationDomain::from_coeffs pads; errc::bad_input past 2^32.
+    static evaluation_domain at_least(size_t m, unsigned threads = 0);
+
+    size_t size() const noexcept { return n_; }
+    size_t log_size() const noexcept { return log_n_; }
+
+    const fr& omega() const noexcept { return omega_; }          // primitive n-th root of unity
+    const fr& omega_inv() const noexcept { return omega_inv_; }  // omega^-1
+    const fr& size_inv() const noexcept { return size_inv_; }    // n^-1
+    const fr& coset_generator() const noexcept { return g_; }    // g = 7
+    const fr& coset_generator_inv() const noexcept { return g_inv_; }
+    // Z(g*omega^i) = g^n - 1 for every i, and its inverse (what divide_by_z_on_coset uses).
+    const fr& z_on_coset() const noexcept { return z_coset_; }
+    const fr& z_on_coset_inverse() const noexcept { return z_coset_inv_; }
+
+    // omega^j for j < n/2 (empty for n = 1). Stage s of a radix-2 NTT (blocks of 2h
+    // elements) uses entry j * (n / 2h) for its j-th butterfly.
+    std::span<const fr> twiddles() const noexcept { return twiddles_; }
+
+private:
+    size_t log_n_ = 0;
+    size_t n_ = 1;
+    fr omega_, omega_inv_, size_inv_, g_, g_inv_, z_coset_, z_coset_inv_;
+    std::vector<fr> twiddles_;
+};
+
+}  // namespace c2lab::poly

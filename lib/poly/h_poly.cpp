@@ -1,0 +1,49 @@
+#include "poly/h_poly.hpp"
+
+#include <string>
+
+#include "core/error.hpp"
+#include "poly/parallel.hpp"
+
+namespace c2lab::poly {
+
+void compute_h_in_place(const evaluation_domain& d, std::span<fr> a, std::span<fr> b, std::span<fr> c,
+                        const ntt_config& cfg) {
+    if (a.size() != d.size() || b.size() != d.size() || c.size() != d.size())
+        throw error(errc::bad_input, "compute_h: a, b, c have " + std::to_string(a.size()) + ", " +
+                                         std::to_string(b.size()) + ", " + std::to_string(c.size()) +
+                                         " elements for a domain of size " + std::to_string(d.size()));
+    // One arena for the whole step; the transforms inside run in it (threads = 0).
+    ntt_config inner = cfg;
+    inner.threads = 0;
+    const fr z_inv = d.z_on_coset_inverse();
+    detail::with_threads(cfg.threads, [&] {
+        for (std::span<fr> v : {a, b, c}) {
+            inverse_ntt(d, v, inner);        // coefficients of A, B, C
+            coset_forward_ntt(d, v, inner);  // their values at g*omega^i
+        }
+        // a := (a*b - c) / Z on the coset: 2n multiplications.
+        fr* x = a.data();
+        const fr* y = b.data();
+        const fr* z = c.data();
+        detail::for_chunks(a.size(), detail::parallel_grain, [&](size_t lo, size_t hi) {
+            for (size_t i = lo; i < hi; ++i) x[i] = (x[i] * y[i] - z[i]) * z_inv;
+        });
+        coset_inverse_ntt(d, a, inner);  // coefficients of h
+    });
+}
+
+std::vector<fr> compute_h(std::vector<fr> a, std::vector<fr> b, std::vector<fr> c, const ntt_config& cfg) {
+    if (a.size() != b.size() || a.size() != c.size())
+        throw error(errc::bad_input, "compute_h: a, b, c have different lengths (" + std::to_string(a.size()) +
+                                         ", " + std::to_string(b.size()) + ", " + std::to_string(c.size()) + ")");
+    evaluation_domain d = evaluation_domain::at_least(a.size(), cfg.threads);
+    a.resize(d.size(), fr::zero());
+    b.resize(d.size(), fr::zero());
+    c.resize(d.size(), fr::zero());
+    compute_h_in_place(d, a, b, c, cfg);
+    a.resize(d.size() - 1);
+    return a;
+}
+
+}  // namespace c2lab::poly

@@ -1,0 +1,192 @@
+#include "poly/ntt.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <string>
+#include <utility>
+
+#include "core/error.hpp"
+#include "poly/parallel.hpp"
+
+namespace c2lab::poly {
+namespace {
+
+// Stages whose blocks fit in one chunk of 2^block_log elements (default 4096, 128 KiB of
+// Fr) run chunk by chunk: 12 stages per pass over memory instead of one.
+constexpr unsigned default_block_log = 12;
+
+void check_size(const evaluation_domain& d, std::span<fr> a, const char* what) {
+    if (a.size() != d.size())
+        throw error(errc::bad_input, std::string(what) + ": " + std::to_string(a.size()) +
+                                         " elements for a domain of size " + std::to_string(d.size()));
+}
+
+uint64_t bit_reverse64(uint64_t x) noexcept {
+    x = __builtin_bswap64(x);
+    x = ((x >> 4) & 0x0f0f0f0f0f0f0f0fULL) | ((x & 0x0f0f0f0f0f0f0f0fULL) << 4);
+    x = ((x >> 2) & 0x3333333333333333ULL) | ((x & 0x3333333333333333ULL) << 2);
+    x = ((x >> 1) & 0x5555555555555555ULL) | ((x & 0x5555555555555555ULL) << 1);
+    return x;
+}
+
+// a[i] <-> a[rev(i)]; each pair is swapped by its smaller index, so chunks never collide.
+void bit_reverse_permute(std::span<fr> a, size_t log_n) {
+    if (log_n == 0) return;
+    fr* x = a.data();
+    const unsigned shift = 64 - static_cast<unsigned>(log_n);
+    detail::for_chunks(a.size(), detail::parallel_grain, [&](size_t lo, size_t hi) {
+        for (size_t i = lo; i < hi; ++i) {
+            size_t j = static_cast<size_t>(bit_reverse64(i) >> shift);
+            if (i < j) std::swap(x[i], x[j]);
+        }
+    });
+}
+
+// All stages with blocks of 2h <= len inside x[0, len). tw = omega^j (j < n/2) for the
+// whole domain, so stage h uses stride (n/2)/h.
+void local_stages(fr* x, size_t len, size_t half_n, const fr* tw) noexcept {
+    if (len < 2) return;
+    for (size_t i = 0; i < len; i += 2) {  // h = 1: every twiddle is 1
+        fr u = x[i], v = x[i + 1];
+        x[i] = u + v;
+        x[i + 1] = u - v;
+    }
+    for (size_t h = 2; h < len; h <<= 1) {
+        const size_t stride = half_n / h;
+        for (size_t blk = 0; blk < len; blk += 2 * h) {
+            fr* p = x + blk;
+            fr* q = p + h;
+            fr u = p[0], v = q[0];
+            p[0] = u + v;
+            q[0] = u - v;
+            for (size_t j = 1; j < h; ++j) {
+                u = p[j];
+                v = q[j] * tw[j * stride];
+                p[j] = u + v;
+                q[j] = u - v;
+            }
+        }
+    }
+}
+
+// Forward DFT with omega, natural order in and out (the caller holds the arena).
+void forward_core(const evaluation_domain& d, std::span<fr> a, unsigned block_log) {
+    const size_t n = a.size(), log_n = d.log_size(), half_n = n / 2;
+    if (n == 1) return;
+    bit_reverse_permute(a, log_n);
+    fr* x = a.data();
+    const fr* tw = d.twiddles().data();
+
+    if (block_log == 0) block_log = default_block_log;
+    const size_t chunk = std::min(n, size_t{1} << std::min<unsigned>(block_log, 32));
+    detail::for_chunks(n / chunk, 1, [&](size_t lo, size_t hi) {
+        for (size_t c = lo; c < hi; ++c) local_stages(x + c * chunk, chunk, half_n, tw);
+    });
+
+    // Remaining stages (blocks larger than a chunk): butterfly b in [0, n/2) of stage h
+    // pairs i0 = (b / h) * 2h + b % h with i0 + h, twiddle omega^((b % h) * (n/2)/h).
+    for (size_t h = chunk; h < n; h <<= 1) {
+        const size_t stride = half_n / h;
+        const unsigned log_h = static_cast<unsigned>(std::countr_zero(h));
+        detail::for_chunks(half_n, detail::parallel_grain, [&](size_t lo, size_t hi) {
+            for (size_t b = lo; b < hi; ++b) {
+                const size_t j = b & (h - 1);
+                const size_t i0 = ((b >> log_h) << (log_h + 1)) | j;
+                fr u = x[i0], v = x[i0 + h] * tw[j * stride];
+                x[i0] = u + v;
+                x[i0 + h] = u - v;
+            }
+        });
+    }
+}
+
+// After forward_core: a_k := scale * ratio^k * a_{(n-k) mod n}, which turns a forward DFT
+// into the inverse DFT times n * scale (then times ratio^k). One pass over k < n/2 that
+// handles the pair (k, n-k); n multiplications (2n with powers).
+template <bool WithPowers>
+void finish_inverse(std::span<fr> a, const fr& scale, const fr& ratio, const fr& ratio_inv) {
+    const size_t n = a.size(), half_n = n / 2;
+    fr* x = a.data();
+    if (n == 1) {
+        x[0] *= scale;
+        return;
+    }
+    detail::for_chunks(half_n, detail::parallel_grain, [&](size_t lo, size_t hi) {
+        if constexpr (WithPowers) {
+            // up = scale * ratio^k for k rising from lo; down = scale * ratio^(n-k) falling.
+            fr up = scale * ratio.pow(static_cast<uint64_t>(lo));
+            fr down = scale * ratio.pow(static_cast<uint64_t>(n - lo));
+            for (size_t k = lo; k < hi; ++k) {
+                if (k == 0) {
+                    x[0] *= up;  // a_0 stays in place
+                } else {
+                    fr t = x[k];
+                    x[k] = x[n - k] * up;
+                    x[n - k] = t * down;
+                }
+                up *= ratio;
+                down *= ratio_inv;
+            }
+        } else {
+            for (size_t k = lo; k < hi; ++k) {
+                if (k == 0) {
+                    x[0] *= scale;
+                } else {
+                    fr t = x[k];
+                    x[k] = x[n - k] * scale;
+                    x[n - k] = t * scale;
+                }
+            }
+        }
+    });
+    // k = n/2 maps to itself.
+    x[half_n] *= WithPowers ? scale * ratio.pow(static_cast<uint64_t>(half_n)) : scale;
+}
+
+void distribute_powers_core(std::span<fr> a, const fr& first, const fr& ratio) {
+    fr* x = a.data();
+    detail::for_chunks(a.size(), detail::parallel_grain, [&](size_t lo, size_t hi) {
+        fr p = first * ratio.pow(static_cast<uint64_t>(lo));
+        for (size_t j = lo; j < hi; ++j) {
+            x[j] *= p;
+            p *= ratio;
+        }
+    });
+}
+
+}  // namespace
+
+void forward_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg) {
+    check_size(d, a, "forward_ntt");
+    detail::with_threads(cfg.threads, [&] { forward_core(d, a, cfg.block_log); });
+}
+
+void inverse_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg) {
+    check_size(d, a, "inverse_ntt");
+    detail::with_threads(cfg.threads, [&] {
+        forward_core(d, a, cfg.block_log);
+        finish_inverse<false>(a, d.size_inv(), fr::one(), fr::one());
+    });
+}
+
+void coset_forward_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg) {
+    check_size(d, a, "coset_forward_ntt");
+    detail::with_threads(cfg.threads, [&] {
+        distribute_powers_core(a, fr::one(), d.coset_generator());
+        forward_core(d, a, cfg.block_log);
+    });
+}
+
+void coset_inverse_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg) {
+    check_size(d, a, "coset_inverse_ntt");
+    detail::with_threads(cfg.threads, [&] {
+        forward_core(d, a, cfg.block_log);
+        finish_inverse<true>(a, d.size_inv(), d.coset_generator_inv(), d.coset_generator());
+    });
+}
+
+void distribute_powers(std::span<fr> a, const fr& first, const fr& ratio, const ntt_config& cfg) {
+    detail::with_threads(cfg.threads, [&] { distribute_powers_core(a, first, ratio); });
+}
+
+}  // namespace c2lab::poly

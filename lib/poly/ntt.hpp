@@ -1,0 +1,51 @@
+// Number-theoretic transforms over an evaluation_domain, in place, natural order in and out.
+//
+//   forward_ntt:         coefficients a_j      -> evaluations A(omega^i)
+//   inverse_ntt:         evaluations A(omega^i) -> coefficients (includes the 1/n scaling)
+//   coset_forward_ntt:   coefficients           -> evaluations A(g*omega^i)
+//                        (multiply a_j by g^j, then forward)
+//   coset_inverse_ntt:   evaluations A(g*omega^i) -> coefficients
+//                        (inverse, then multiply coefficient j by g^-j)
+//
+// Algorithm: iterative radix-2 decimation in time: a bit-reversal permutation, then
+// log2(n) stages of Cooley-Tukey butterflies (u, v) -> (u + w*v, u - w*v) with twiddles w
+// from the domain's table. The first stages (blocks of up to 2^block_log elements, 4096 = 128 KiB
+// by default) run
+// chunk by chunk, so one chunk stays in cache through all of them; the later stages run
+// one at a time over all n/2 butterflies. Both are split across threads with oneTBB.
+// The inverse uses the identity DFT_{omega^-1}(y)_k = DFT_omega(y)_{(n-k) mod n}: a
+// forward transform, then one pass that swaps k <-> n-k and scales by 1/n (and by g^-k
+// for the coset inverse), so one twiddle table serves both directions.
+//
+// Costs for n = 2^k: (n/2)*k butterflies, i.e. at most (n/2)*k multiplications (those with
+// twiddle 1 are skipped) and n*k additions/subtractions, plus the bit-reversal pass (n/2
+// swaps at most). Inverse: + n multiplications. Coset forward / inverse: + n
+// multiplications each (+ one exponentiation per 4096 elements).
+//
+// Every transform throws c2lab::error(errc::bad_input) when the span's length is not the
+// domain size. Any power-of-two size works, 1 and 2 included. Results do not depend on
+// the thread count.
+#pragma once
+
+#include <span>
+
+#include "poly/domain.hpp"
+
+namespace c2lab::poly {
+
+struct ntt_config {
+    unsigned threads = 0;    // worker threads: 0 = all cores (oneTBB's default arena), k = a task_arena of k
+    unsigned block_log = 0;  // stages with blocks of up to 2^block_log elements run chunk by chunk, in
+                             // cache; 0 = auto (12: 128 KiB chunks). A tuning knob; results never change.
+};
+
+void forward_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg = {});
+void inverse_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg = {});
+void coset_forward_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg = {});
+void coset_inverse_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg = {});
+
+// a_j *= first * ratio^j for every j (bellperson's distribute_powers when first = 1):
+// n multiplications (+ one exponentiation per chunk). Throws nothing.
+void distribute_powers(std::span<fr> a, const fr& first, const fr& ratio, const ntt_config& cfg = {});
+
+}  // namespace c2lab::poly

@@ -1,0 +1,350 @@
+// NTT, cosets and the h step against naive O(n^2) arithmetic.
+#include "poly/ntt.hpp"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/rng.hpp"
+#include "poly/domain.hpp"
+#include "poly/h_poly.hpp"
+
+namespace c2lab::poly {
+namespace {
+
+std::vector<fr> random_vector(size_t n, uint64_t seed) {
+    rng g(seed);
+    std::vector<fr> v(n);
+    for (auto& x : v) x = fr::random(g);
+    return v;
+}
+
+// out_k = sum_j x_j * (shift * w^k)^j, by Horner: O(n^2).
+std::vector<fr> naive_eval(const std::vector<fr>& x, const fr& w, const fr& shift = fr::one()) {
+    const size_t n = x.size();
+    std::vector<fr> out(n);
+    fr point = shift;
+    for (size_t k = 0; k < n; ++k) {
+        fr acc = fr::zero();
+        for (size_t j = n; j-- > 0;) acc = acc * point + x[j];
+        out[k] = acc;
+        point *= w;
+    }
+    return out;
+}
+
+// Coefficients of the polynomial of degree < n with the values y at omega^i.
+std::vector<fr> naive_interpolate(const evaluation_domain& d, const std::vector<fr>& y) {
+    std::vector<fr> c = naive_eval(y, d.omega_inv());
+    for (auto& v : c) v *= d.size_inv();
+    return c;
+}
+
+std::vector<fr> schoolbook_mul(const std::vector<fr>& p, const std::vector<fr>& q) {
+    std::vector<fr> r(p.size() + q.size() - 1);
+    for (size_t i = 0; i < p.size(); ++i)
+        for (size_t j = 0; j < q.size(); ++j) r[i + j] += p[i] * q[j];
+    return r;
+}
+
+// p = q * (X^n - 1) + rem with deg rem < n; returns q (n - 1 coefficients for deg p <= 2n-2).
+std::vector<fr> divide_by_vanishing(std::vector<fr> p, size_t n, std::vector<fr>& rem) {
+    std::vector<fr> q(p.size() > n ? p.size() - n : 0);
+    for (size_t deg = p.size(); deg-- > n;) {
+        q[deg - n] = p[deg];
+        p[deg - n] += p[deg];  // X^deg = X^(deg-n) * (X^n - 1) + X^(deg-n)
+        p[deg] = fr::zero();
+    }
+    p.resize(std::min(p.size(), n));
+    rem = p;
+    return q;
+}
+
+TEST(evaluation_domain, constants) {
+    for (size_t log_n : {0u, 1u, 2u, 5u, 10u}) {
+        evaluation_domain d(log_n);
+        const size_t n = d.size();
+        EXPECT_EQ(n, size_t{1} << log_n);
+        EXPECT_TRUE(d.omega().pow(static_cast<uint64_t>(n)).is_one());
+        if (n > 1) {
+            EXPECT_EQ(d.omega().pow(static_cast<uint64_t>(n / 2)), -fr::one());  // primitive
+        }
+        EXPECT_TRUE((d.omega() * d.omega_inv()).is_one());
+        EXPECT_TRUE((d.size_inv() * fr::from_u64(n)).is_one());
+        EXPECT_EQ(d.coset_generator(), fr::from_u64(7));
+        EXPECT_TRUE((d.coset_generator() * d.coset_generator_inv()).is_one());
+        EXPECT_EQ(d.z_on_coset(), fr::from_u64(7).pow(static_cast<uint64_t>(n)) - fr::one());
+        EXPECT_TRUE((d.z_on_coset() * d.z_on_coset_inverse()).is_one());
+        // X^n - 1 at g*omega^i is the same constant for every i.
+        fr x = d.coset_generator();
+        for (size_t i = 0; i < std::min<size_t>(n, 8); ++i, x *= d.omega())
+            EXPECT_EQ(x.pow(static_cast<uint64_t>(n)) - fr::one(), d.z_on_coset());
+        ASSERT_EQ(d.twiddles().size(), n / 2);
+        fr w = fr::one();
+        for (size_t j = 0; j < n / 2; ++j, w *= d.omega()) ASSERT_EQ(d.twiddles()[j], w) << "j = " << j;
+    }
+}
+
+TEST(evaluation_domain, parallel_twiddles_match_serial) {
+    evaluation_domain d1(16, 1), d2(16, 2), d0(16);
+    ASSERT_EQ(d1.twiddles().size(), size_t{1} << 15);
+    for (size_t j = 0; j < d1.twiddles().size(); ++j) {
+        ASSERT_EQ(d1.twiddles()[j], d2.twiddles()[j]) << j;
+        ASSERT_EQ(d1.twiddles()[j], d0.twiddles()[j]) << j;
+    }
+    EXPECT_EQ(d1.twiddles()[12345], d1.omega().pow(uint64_t{12345}));
+}
+
+TEST(evaluation_domain, refuses_bad_sizes) {
+    auto expect_bad_input = [](auto&& f) {
+        try {
+            f();
+            ADD_FAILURE() << "no error";
+        } catch (const error& e) {
+            EXPECT_EQ(e.kind(), errc::bad_input) << e.what();
+        }
+    };
+    expect_bad_input([] { evaluation_domain d(33); });
+    expect_bad_input([] { evaluation_domain d(64); });
+    expect_bad_input([] { evaluation_domain::for_size(0); });
+    expect_bad_input([] { evaluation_domain::for_size(3); });
+    expect_bad_input([] { evaluation_domain::for_size(1000); });
+    expect_bad_input([] { evaluation_domain::for_size(size_t{1} << 33); });
+    expect_bad_input([] { evaluation_domain::at_least((size_t{1} << 32) + 1); });
+    EXPECT_EQ(evaluation_domain::for_size(1024).log_size(), 10u);
+    EXPECT_EQ(evaluation_domain::at_least(0).size(), 1u);
+    EXPECT_EQ(evaluation_domain::at_least(1).size(), 1u);
+    EXPECT_EQ(evaluation_domain::at_least(5).size(), 8u);
+    EXPECT_EQ(evaluation_domain::at_least(8).size(), 8u);
+
+    evaluation_domain d(3);
+    std::vector<fr> wrong(7), right(8);
+    expect_bad_input([&] { forward_ntt(d, wrong); });
+    expect_bad_input([&] { inverse_ntt(d, wrong); });
+    expect_bad_input([&] { coset_forward_ntt(d, wrong); });
+    expect_bad_input([&] { coset_inverse_ntt(d, std::span<fr>(right).first(4)); });
+    expect_bad_input([&] { compute_h_in_place(d, right, right, wrong); });
+    expect_bad_input([&] { compute_h(std::vector<fr>(5), std::vector<fr>(5), std::vector<fr>(4)); });
+}
+
+TEST(ntt, forward_and_inverse_match_naive_dft_up_to_1024) {
+    for (size_t log_n = 0; log_n <= 10; ++log_n) {
+        evaluation_domain d(log_n);
+        const size_t n = d.size();
+        const std::vector<fr> x = random_vector(n, 100 + log_n);
+        const std::vector<fr> fwd = naive_eval(x, d.omega());
+        const std::vector<fr> inv = naive_interpolate(d, x);
+        // block_log 0 (auto: every stage in one cache block at these sizes) and small blocks,
+        // so that the stage-by-stage path for large blocks is checked against the naive DFT too.
+        for (unsigned block_log : {0u, 1u, 2u, 5u}) {
+            const ntt_config cfg{0, block_log};
+            std::vector<fr> y = x;
+            forward_ntt(d, y, cfg);
+            ASSERT_EQ(y, fwd) << "forward, n = " << n << ", block_log = " << block_log;
+            y = x;
+            inverse_ntt(d, y, cfg);
+            ASSERT_EQ(y, inv) << "inverse, n = " << n << ", block_log = " << block_log;
+        }
+    }
+}
+
+TEST(ntt, known_small_transforms) {
+    // n = 2: (a0, a1) -> (a0 + a1, a0 - a1). n = 4 with x = (1, 0, 0, 0) -> all ones; x = delta_1 -> omega^k.
+    evaluation_domain d1(1);
+    std::vector<fr> v = {fr::from_u64(5), fr::from_u64(3)};
+    forward_ntt(d1, v);
+    EXPECT_EQ(v[0], fr::from_u64(8));
+    EXPECT_EQ(v[1], fr::from_u64(2));
+    evaluation_domain d2(2);
+    std::vector<fr> e0 = {fr::one(), fr::zero(), fr::zero(), fr::zero()};
+    forward_ntt(d2, e0);
+    for (const fr& y : e0) EXPECT_TRUE(y.is_one());
+    std::vector<fr> e1 = {fr::zero(), fr::one(), fr::zero(), fr::zero()};
+    forward_ntt(d2, e1);
+    for (size_t k = 0; k < 4; ++k) EXPECT_EQ(e1[k], d2.omega().pow(uint64_t{k}));
+    evaluation_domain d0(0);
+    std::vector<fr> one = {fr::from_u64(9)};
+    forward_ntt(d0, one);
+    inverse_ntt(d0, one);
+    coset_forward_ntt(d0, one);
+    EXPECT_EQ(one[0], fr::from_u64(9));
+}
+
+TEST(ntt, round_trips_up_to_2_16) {
+    for (size_t log_n = 0; log_n <= 16; ++log_n) {
+        evaluation_domain d(log_n);
+        const std::vector<fr> x = random_vector(d.size(), 200 + log_n);
+        std::vector<fr> y = x;
+        forward_ntt(d, y);
+        if (d.size() > 1) {
+            ASSERT_NE(y, x);
+        }
+        inverse_ntt(d, y);
+        ASSERT_EQ(y, x) << "inverse(forward(x)), log_n = " << log_n;
+        inverse_ntt(d, y);
+        forward_ntt(d, y);
+        ASSERT_EQ(y, x) << "forward(inverse(x)), log_n = " << log_n;
+        coset_forward_ntt(d, y);
+        if (d.size() > 1) {
+            ASSERT_NE(y, x);
+        }
+        coset_inverse_ntt(d, y);
+        ASSERT_EQ(y, x) << "coset round trip, log_n = " << log_n;
+    }
+}
+
+TEST(ntt, coset_matches_naive_evaluation_at_g_omega_i) {
+    for (size_t log_n = 0; log_n <= 8; ++log_n) {
+        evaluation_domain d(log_n);
+        std::vector<fr> x = random_vector(d.size(), 300 + log_n);
+        std::vector<fr> y = x;
+        coset_forward_ntt(d, y);
+        std::vector<fr> expected = naive_eval(x, d.omega(), d.coset_generator());
+        ASSERT_EQ(y, expected) << "coset forward, n = " << d.size();
+        // Coset inverse of evaluations at g*omega^i gives back the coefficients.
+        coset_inverse_ntt(d, expected);
+        ASSERT_EQ(expected, x) << "coset inverse, n = " << d.size();
+    }
+}
+
+TEST(ntt, distribute_powers) {
+    std::vector<fr> x = random_vector(10000, 7), y = x;
+    const fr first = fr::from_u64(3), ratio = fr::from_u64(11);
+    distribute_powers(y, first, ratio, {2});
+    fr p = first;
+    for (size_t j = 0; j < x.size(); ++j, p *= ratio) ASSERT_EQ(y[j], x[j] * p) << j;
+}
+
+TEST(ntt, thread_counts_give_identical_results) {
+    for (size_t log_n : {3u, 12u, 13u, 17u}) {
+        evaluation_domain d(log_n);
+        const std::vector<fr> x = random_vector(d.size(), 400 + log_n);
+        std::vector<std::vector<fr>> fwd, inv, cfwd, cinv;
+        // (threads, block_log): serial first; then 2 threads and all cores, with the default
+        // cache blocks and with small ones (more stages on the parallel large-block path).
+        const ntt_config cfgs[] = {{1, 0}, {2, 0}, {0, 0}, {2, 3}};
+        for (const ntt_config& cfg : cfgs) {
+            std::vector<fr> y = x;
+            forward_ntt(d, y, cfg);
+            fwd.push_back(y);
+            y = x;
+            inverse_ntt(d, y, cfg);
+            inv.push_back(y);
+            y = x;
+            coset_forward_ntt(d, y, cfg);
+            cfwd.push_back(y);
+            y = x;
+            coset_inverse_ntt(d, y, cfg);
+            cinv.push_back(y);
+        }
+        for (size_t i = 1; i < std::size(cfgs); ++i) {
+            ASSERT_EQ(fwd[0], fwd[i]) << "log_n = " << log_n;
+            ASSERT_EQ(inv[0], inv[i]) << "log_n = " << log_n;
+            ASSERT_EQ(cfwd[0], cfwd[i]) << "log_n = " << log_n;
+            ASSERT_EQ(cinv[0], cinv[i]) << "log_n = " << log_n;
+        }
+        // And the large transform is really a DFT: spot-check a few outputs by Horner.
+        for (size_t k : {size_t{0}, size_t{1}, size_t{77}, size_t{4096 + 77}, d.size() / 2 + 3, d.size() - 1}) {
+            if (k >= d.size()) continue;
+            const fr point = d.omega().pow(static_cast<uint64_t>(k));
+            fr acc = fr::zero();
+            for (size_t j = d.size(); j-- > 0;) acc = acc * point + x[j];
+            ASSERT_EQ(fwd[0][k], acc) << "log_n = " << log_n << ", k = " << k;
+        }
+    }
+}
+
+// Evaluations with a_i * b_i = c_i on the domain (a satisfied system), zero-padded from m.
+struct abc {
+    std::vector<fr> a, b, c;
+};
+abc satisfied_abc(size_t m, uint64_t seed) {
+    abc r{random_vector(m, seed), random_vector(m, seed + 1), {}};
+    for (size_t i = 0; i < m; ++i) r.c.push_back(r.a[i] * r.b[i]);
+    return r;
+}
+
+std::vector<fr> padded(std::vector<fr> v, size_t n) {
+    v.resize(n, fr::zero());
+    return v;
+}
+
+TEST(h_poly, matches_naive_quotient_for_satisfied_systems) {
+    for (size_t m : {0u, 1u, 2u, 3u, 4u, 5u, 7u, 8u, 9u, 16u, 17u, 31u, 33u, 64u}) {
+        evaluation_domain d = evaluation_domain::at_least(m);
+        const size_t n = d.size();
+        abc in = satisfied_abc(m, 500 + m);
+        std::vector<fr> A = naive_interpolate(d, padded(in.a, n));
+        std::vector<fr> B = naive_interpolate(d, padded(in.b, n));
+        std::vector<fr> C = naive_interpolate(d, padded(in.c, n));
+        std::vector<fr> p = schoolbook_mul(A, B);
+        for (size_t i = 0; i < n; ++i) p[i] -= C[i];
+        std::vector<fr> rem;
+        std::vector<fr> q = divide_by_vanishing(p, n, rem);
+        for (const fr& r : rem) ASSERT_TRUE(r.is_zero()) << "m = " << m << ": A*B - C not divisible by Z";
+        ASSERT_EQ(q.size(), n - 1);
+
+        std::vector<fr> h = compute_h(in.a, in.b, in.c);
+        ASSERT_EQ(h.size(), n - 1) << "m = " << m;
+        ASSERT_EQ(h, q) << "m = " << m;
+
+        // The in-place form keeps all n coefficients; the dropped one is zero.
+        std::vector<fr> a = padded(in.a, n), b = padded(in.b, n), c = padded(in.c, n);
+        compute_h_in_place(d, a, b, c);
+        ASSERT_TRUE(a[n - 1].is_zero()) << "m = " << m;
+        a.resize(n - 1);
+        ASSERT_EQ(a, q) << "m = " << m;
+    }
+}
+
+TEST(h_poly, unsatisfied_system_gives_quotient_plus_scaled_remainder) {
+    // A*B - C = Q*Z + R: the coset computation returns Q + R / (g^n - 1) (degree < n).
+    for (size_t m : {4u, 6u, 16u}) {
+        evaluation_domain d = evaluation_domain::at_least(m);
+        const size_t n = d.size();
+        abc in = satisfied_abc(m, 600 + m);
+        in.c[1] += fr::one();  // one constraint violated
+        std::vector<fr> A = naive_interpolate(d, padded(in.a, n));
+        std::vector<fr> B = naive_interpolate(d, padded(in.b, n));
+        std::vector<fr> C = naive_interpolate(d, padded(in.c, n));
+        std::vector<fr> p = schoolbook_mul(A, B);
+        for (size_t i = 0; i < n; ++i) p[i] -= C[i];
+        std::vector<fr> rem;
+        std::vector<fr> q = divide_by_vanishing(p, n, rem);
+        std::vector<fr> expected(n);
+        for (size_t i = 0; i < n; ++i) expected[i] = (i < q.size() ? q[i] : fr::zero()) + rem[i] * d.z_on_coset_inverse();
+        std::vector<fr> a = padded(in.a, n), b = padded(in.b, n), c = padded(in.c, n);
+        compute_h_in_place(d, a, b, c);
+        ASSERT_EQ(a, expected) << "m = " << m;
+        EXPECT_FALSE(a[n - 1].is_zero());
+    }
+}
+
+TEST(h_poly, thread_counts_give_identical_results) {
+    const size_t m = (size_t{1} << 14) - 5;
+    abc in = satisfied_abc(m, 700);
+    std::vector<fr> h1 = compute_h(in.a, in.b, in.c, {1});
+    std::vector<fr> h2 = compute_h(in.a, in.b, in.c, {2});
+    ASSERT_EQ(h1.size(), (size_t{1} << 14) - 1);
+    ASSERT_EQ(h1, h2);
+    // h really is the quotient: h * Z = A*B - C at a random point, with A, B, C from
+    // inverse NTTs (naive interpolation is too slow here).
+    evaluation_domain d = evaluation_domain::at_least(m);
+    std::vector<fr> A = padded(in.a, d.size()), B = padded(in.b, d.size()), C = padded(in.c, d.size());
+    inverse_ntt(d, A);
+    inverse_ntt(d, B);
+    inverse_ntt(d, C);
+    rng g(701);
+    const fr x = fr::random(g);
+    auto eval = [&](const std::vector<fr>& v) {
+        fr acc = fr::zero();
+        for (size_t j = v.size(); j-- > 0;) acc = acc * x + v[j];
+        return acc;
+    };
+    const fr z = x.pow(static_cast<uint64_t>(d.size())) - fr::one();
+    EXPECT_EQ(eval(h1) * z, eval(A) * eval(B) - eval(C));
+}
+
+}  // namespace
+}  // namespace c2lab::poly
