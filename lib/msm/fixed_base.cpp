@@ -7,7 +7,7 @@
 
 #include "core/error.hpp"
 #include "msm/batch_affine.hpp"
-#include "msm/parallel.hpp"
+#include "core/parallel.hpp"
 
 namespace c2lab::msm {
 
@@ -56,7 +56,7 @@ fixed_base_table<C>::fixed_base_table(const ec::jacobian<C>& base, unsigned wind
     }
     std::vector<ec::jacobian<C>> jac(windows_ * per);
     table_.resize(windows_ * per);
-    in_arena(threads, [&] {
+    parallel::in_arena(threads, [&] {
         tbb::parallel_for(tbb::blocked_range<size_t>(0, windows_, 1), [&](const tbb::blocked_range<size_t>& r) {
             for (size_t i = r.begin(); i < r.end(); ++i) {
                 ec::jacobian<C>* row = jac.data() + i * per;
@@ -99,7 +99,7 @@ void fixed_base_table<C>::mul_batch(std::span<const ff::fr> scalars, std::span<e
         throw error(errc::bad_input, "fixed_base_table::mul_batch: " + std::to_string(scalars.size()) +
                                          " scalars but " + std::to_string(out.size()) + " outputs");
     constexpr size_t block = 1024;
-    in_arena(threads, [&] {
+    parallel::in_arena(threads, [&] {
         tbb::parallel_for(tbb::blocked_range<size_t>(0, scalars.size(), block),
                           [&](const tbb::blocked_range<size_t>& r) {
                               std::vector<ec::jacobian<C>> jac(r.size());

@@ -8,7 +8,7 @@
 #include <tbb/parallel_for.h>
 
 #include "core/error.hpp"
-#include "msm/parallel.hpp"
+#include "core/parallel.hpp"
 
 namespace c2lab::msm {
 
@@ -102,13 +102,13 @@ ec::jacobian<C> pippenger(std::span<const ec::affine<C>> points, const density_b
     const size_t n = scalars.size();
     if (n == 0) return J::identity();
     const plan p(config.window.bits_for(n));
-    return in_arena(config.threads, [&]() -> J {
+    return parallel::in_arena(config.threads, [&]() -> J {
         std::vector<recoded> ks = recode_all(p, scalars);
 
         // Point chunks per window: enough tasks for every thread (4 per thread for balance),
         // but no chunk below 2^c points, where bucket reduction would dominate.
         const size_t span_len = points.size();  // chunking is over the point list
-        const unsigned threads = arena_concurrency();
+        const unsigned threads = parallel::arena_concurrency();
         size_t chunks = 1;
         if (threads > 1) {
             size_t want = (size_t{4} * threads + p.windows - 1) / p.windows;

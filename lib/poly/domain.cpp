@@ -5,7 +5,7 @@
 #include <string>
 
 #include "core/error.hpp"
-#include "poly/parallel.hpp"
+#include "core/parallel.hpp"
 
 namespace c2lab::poly {
 
@@ -34,8 +34,8 @@ evaluation_domain::evaluation_domain(size_t log_n, unsigned threads) {
     // multiplies by omega: about n/2 multiplications in all.
     fr* tw = twiddles_.data();
     const fr w = omega_;
-    detail::with_threads(threads, [&] {
-        detail::for_chunks(half, detail::parallel_grain, [&](size_t lo, size_t hi) {
+    parallel::in_arena(threads, [&] {
+        parallel::for_chunks(half, parallel::default_grain, [&](size_t lo, size_t hi) {
             fr x = w.pow(static_cast<uint64_t>(lo));
             for (size_t j = lo; j < hi; ++j) {
                 tw[j] = x;

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "core/error.hpp"
-#include "poly/parallel.hpp"
+#include "core/parallel.hpp"
 
 namespace c2lab::poly {
 
@@ -17,7 +17,7 @@ void compute_h_in_place(const evaluation_domain& d, std::span<fr> a, std::span<f
     ntt_config inner = cfg;
     inner.threads = 0;
     const fr z_inv = d.z_on_coset_inverse();
-    detail::with_threads(cfg.threads, [&] {
+    parallel::in_arena(cfg.threads, [&] {
         for (std::span<fr> v : {a, b, c}) {
             inverse_ntt(d, v, inner);        // coefficients of A, B, C
             coset_forward_ntt(d, v, inner);  // their values at g*omega^i
@@ -26,7 +26,7 @@ void compute_h_in_place(const evaluation_domain& d, std::span<fr> a, std::span<f
         fr* x = a.data();
         const fr* y = b.data();
         const fr* z = c.data();
-        detail::for_chunks(a.size(), detail::parallel_grain, [&](size_t lo, size_t hi) {
+        parallel::for_chunks(a.size(), parallel::default_grain, [&](size_t lo, size_t hi) {
             for (size_t i = lo; i < hi; ++i) x[i] = (x[i] * y[i] - z[i]) * z_inv;
         });
         coset_inverse_ntt(d, a, inner);  // coefficients of h

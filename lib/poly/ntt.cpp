@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "core/error.hpp"
-#include "poly/parallel.hpp"
+#include "core/parallel.hpp"
 
 namespace c2lab::poly {
 namespace {
@@ -34,7 +34,7 @@ void bit_reverse_permute(std::span<fr> a, size_t log_n) {
     if (log_n == 0) return;
     fr* x = a.data();
     const unsigned shift = 64 - static_cast<unsigned>(log_n);
-    detail::for_chunks(a.size(), detail::parallel_grain, [&](size_t lo, size_t hi) {
+    parallel::for_chunks(a.size(), parallel::default_grain, [&](size_t lo, size_t hi) {
         for (size_t i = lo; i < hi; ++i) {
             size_t j = static_cast<size_t>(bit_reverse64(i) >> shift);
             if (i < j) std::swap(x[i], x[j]);
@@ -79,7 +79,7 @@ void forward_core(const evaluation_domain& d, std::span<fr> a, unsigned block_lo
 
     if (block_log == 0) block_log = default_block_log;
     const size_t chunk = std::min(n, size_t{1} << std::min<unsigned>(block_log, 32));
-    detail::for_chunks(n / chunk, 1, [&](size_t lo, size_t hi) {
+    parallel::for_chunks(n / chunk, 1, [&](size_t lo, size_t hi) {
         for (size_t c = lo; c < hi; ++c) local_stages(x + c * chunk, chunk, half_n, tw);
     });
 
@@ -88,7 +88,7 @@ void forward_core(const evaluation_domain& d, std::span<fr> a, unsigned block_lo
     for (size_t h = chunk; h < n; h <<= 1) {
         const size_t stride = half_n / h;
         const unsigned log_h = static_cast<unsigned>(std::countr_zero(h));
-        detail::for_chunks(half_n, detail::parallel_grain, [&](size_t lo, size_t hi) {
+        parallel::for_chunks(half_n, parallel::default_grain, [&](size_t lo, size_t hi) {
             for (size_t b = lo; b < hi; ++b) {
                 const size_t j = b & (h - 1);
                 const size_t i0 = ((b >> log_h) << (log_h + 1)) | j;
@@ -111,7 +111,7 @@ void finish_inverse(std::span<fr> a, const fr& scale, const fr& ratio, const fr&
         x[0] *= scale;
         return;
     }
-    detail::for_chunks(half_n, detail::parallel_grain, [&](size_t lo, size_t hi) {
+    parallel::for_chunks(half_n, parallel::default_grain, [&](size_t lo, size_t hi) {
         if constexpr (WithPowers) {
             // up = scale * ratio^k for k rising from lo; down = scale * ratio^(n-k) falling.
             fr up = scale * ratio.pow(static_cast<uint64_t>(lo));
@@ -145,7 +145,7 @@ void finish_inverse(std::span<fr> a, const fr& scale, const fr& ratio, const fr&
 
 void distribute_powers_core(std::span<fr> a, const fr& first, const fr& ratio) {
     fr* x = a.data();
-    detail::for_chunks(a.size(), detail::parallel_grain, [&](size_t lo, size_t hi) {
+    parallel::for_chunks(a.size(), parallel::default_grain, [&](size_t lo, size_t hi) {
         fr p = first * ratio.pow(static_cast<uint64_t>(lo));
         for (size_t j = lo; j < hi; ++j) {
             x[j] *= p;
@@ -158,12 +158,12 @@ void distribute_powers_core(std::span<fr> a, const fr& first, const fr& ratio) {
 
 void forward_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg) {
     check_size(d, a, "forward_ntt");
-    detail::with_threads(cfg.threads, [&] { forward_core(d, a, cfg.block_log); });
+    parallel::in_arena(cfg.threads, [&] { forward_core(d, a, cfg.block_log); });
 }
 
 void inverse_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg) {
     check_size(d, a, "inverse_ntt");
-    detail::with_threads(cfg.threads, [&] {
+    parallel::in_arena(cfg.threads, [&] {
         forward_core(d, a, cfg.block_log);
         finish_inverse<false>(a, d.size_inv(), fr::one(), fr::one());
     });
@@ -171,7 +171,7 @@ void inverse_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& 
 
 void coset_forward_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg) {
     check_size(d, a, "coset_forward_ntt");
-    detail::with_threads(cfg.threads, [&] {
+    parallel::in_arena(cfg.threads, [&] {
         distribute_powers_core(a, fr::one(), d.coset_generator());
         forward_core(d, a, cfg.block_log);
     });
@@ -179,14 +179,14 @@ void coset_forward_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_co
 
 void coset_inverse_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg) {
     check_size(d, a, "coset_inverse_ntt");
-    detail::with_threads(cfg.threads, [&] {
+    parallel::in_arena(cfg.threads, [&] {
         forward_core(d, a, cfg.block_log);
         finish_inverse<true>(a, d.size_inv(), d.coset_generator_inv(), d.coset_generator());
     });
 }
 
 void distribute_powers(std::span<fr> a, const fr& first, const fr& ratio, const ntt_config& cfg) {
-    detail::with_threads(cfg.threads, [&] { distribute_powers_core(a, first, ratio); });
+    parallel::in_arena(cfg.threads, [&] { distribute_powers_core(a, first, ratio); });
 }
 
 }  // namespace c2lab::poly
