@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
 # The main job: set up, build (Release) and run the per-stage benchmarks, write Google
 # Benchmark JSON under results/runs/<timestamp>/ and print a readable table.
-#   scripts/bench.sh                     every benchmark, quick settings
-#   scripts/bench.sh --filter 'ff/.*'    only matching benchmarks (a regex)
+#   scripts/bench.sh                     the quick suite (a few minutes on 2 cores)
+#   scripts/bench.sh --suite full        every size of every benchmark (much longer)
+#   scripts/bench.sh --filter 'ff/.*'    only matching benchmarks (a regex, overrides --suite)
 #   scripts/bench.sh --repetitions 10    repetitions per benchmark (rows kept per repetition)
+#   scripts/bench.sh --min-time 0.5      seconds per benchmark (default 0.1)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-filter="." reps=1 min_time=0.1
+filter="" suite=quick reps=1 min_time=0.1
 while (($#)); do
   case "$1" in
     --filter) filter="$2"; shift 2 ;;
+    --suite) suite="$2"; shift 2
+      case "$suite" in quick|full) ;; *) echo "--suite must be quick or full, not '$suite'" >&2; exit 2 ;; esac ;;
     --repetitions) reps="$2"; shift 2 ;;
     --min-time) min_time="$2"; shift 2 ;;
-    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
     *) echo "unknown option: $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -24,15 +28,29 @@ mkdir -p "$out"
 commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 dirty="$(git status --porcelain 2>/dev/null | grep -q . && echo yes || echo no)"
 cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//' || echo unknown)"
+# The quick suite: small sizes of the stage benchmarks, everything of bench_ff.
+quick_filter() {
+  case "$1" in
+    bench_ntt) echo 'log_n:1[0-6]/' ;;
+    bench_msm) echo '/(ln|table)/log_n:1[0-4]/' ;;
+    *) echo '.' ;;
+  esac
+}
 for bench in build/release/benchmarks/bench_*; do
   name="$(basename "$bench")"
+  f="$filter"
+  if [ -z "$f" ]; then
+    if [ "$suite" = full ]; then f='.'; else f="$(quick_filter "$name")"; fi
+  fi
   echo "running $name ..." >&2
   tmp="$out/.$name.json.tmp"
-  "$bench" --benchmark_filter="$filter" --benchmark_min_time="$min_time" \
+  "$bench" --benchmark_filter="$f" --benchmark_min_time="$min_time" \
     --benchmark_repetitions="$reps" --benchmark_out="$tmp" --benchmark_out_format=json \
     --benchmark_context=commit="$commit" --benchmark_context=dirty="$dirty" \
     --benchmark_context=cpu_model="$cpu" --benchmark_context=build_type=Release \
-    --benchmark_context=compiler="$(c++ --version | head -1)" >/dev/null
+    --benchmark_context=compiler="$(c++ --version | head -1)" --benchmark_context=suite="$suite" \
+    >/dev/null 2>"$out/.$name.log" || { echo "$name failed:" >&2; cat "$out/.$name.log" >&2; exit 1; }
+  rm -f "$out/.$name.log"
   mv "$tmp" "$out/$name.json"
 done
 python3 scripts/report.py "$out"/*.json
