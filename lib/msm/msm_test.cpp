@@ -202,6 +202,37 @@ TYPED_TEST(msm_suite, density_filtered_against_naive) {
     check(density_bitmap::from_bools(bools), "three bits from std::vector<bool>");
 }
 
+// bellperson's semantics: bases filtered at setup (one per set bit), scalars full length.
+TYPED_TEST(msm_suite, filtered_bases_against_naive) {
+    using C = TypeParam;
+    rng g(107);
+    const size_t n = is_g2<C> ? 150 : 900;
+    auto ks = random_scalars(n, g);
+    auto check = [&](const density_bitmap& d, const std::string& what) {
+        auto bases = random_points<C>(d.count(), g);
+        std::vector<fr> selected;
+        for (size_t i = 0; i < n; ++i)
+            if (d.test(i)) selected.push_back(ks[i]);
+        auto want = msm_naive<C>(bases, selected);
+        for (unsigned threads : {1u, 2u}) {
+            EXPECT_EQ(msm_filtered_bases<C>(bases, d, ks, {window_policy::ln(), threads}), want)
+                << what << " threads " << threads;
+        }
+        EXPECT_EQ(msm_filtered_bases<C>(bases, d, ks, {window_policy::fixed(4), 0}), want) << what << " fixed:4";
+    };
+    check(density_bitmap(n, true), "all set");
+    density_bitmap quarter(n);
+    for (size_t i = 0; i < n; ++i) quarter.set(i, g.below(4) == 0);
+    check(quarter, "25%");
+    density_bitmap one(n);
+    one.set(n / 3);
+    check(one, "one bit");
+    EXPECT_TRUE(msm_filtered_bases<C>({}, density_bitmap(n, false), ks).is_identity());
+    auto two = random_points<C>(2, g);
+    EXPECT_THROW(msm_filtered_bases<C>(two, one, ks), error);                          // 1 set bit, 2 bases
+    EXPECT_THROW(msm_filtered_bases<C>(two, density_bitmap(n - 1, true), ks), error);  // bits != scalars
+}
+
 TYPED_TEST(msm_suite, size_mismatches_are_refused) {
     using C = TypeParam;
     rng g(106);

@@ -63,13 +63,17 @@ std::vector<recoded> recode_all(const plan& p, std::span<const ff::fr> scalars) 
     return out;
 }
 
-// One task: the points [begin, end) of the point list, window j, buckets reduced to
-// sum_b b * B_b. `scalar_at` is the index of the first scalar of the chunk. With a
-// density, only points whose bit is set take a scalar (the next one).
+// Which list the density bitmap runs along (see pippenger.hpp).
+enum class density_on { none, points, scalars };
+
+// One task: positions [begin, end) of the list the density runs along (the points when
+// there is none), window j, buckets reduced to sum_b b * B_b. `other_at` is the index in
+// the other list of the chunk's first pair: a position whose bit is set takes the next
+// entry of the other list.
 template <class C>
 ec::jacobian<C> window_chunk(const plan& p, unsigned j, std::span<const ec::affine<C>> points,
-                             const density_bitmap* density, std::span<const recoded> ks, size_t begin, size_t end,
-                             size_t scalar_at, std::vector<ec::xyzz<C>>& buckets) {
+                             const density_bitmap* density, density_on along, std::span<const recoded> ks,
+                             size_t begin, size_t end, size_t other_at, std::vector<ec::xyzz<C>>& buckets) {
     using X = ec::xyzz<C>;
     buckets.assign(p.half, X::identity());
     auto put = [&](const ec::affine<C>& pt, const recoded& k) {
@@ -79,12 +83,15 @@ ec::jacobian<C> window_chunk(const plan& p, unsigned j, std::span<const ec::affi
         else if (d < 0)
             buckets[static_cast<size_t>(-d - 1)] += -pt;
     };
-    if (density == nullptr) {
+    size_t s = other_at;
+    if (along == density_on::none) {
         for (size_t i = begin; i < end; ++i) put(points[i], ks[i]);
-    } else {
-        size_t s = scalar_at;
+    } else if (along == density_on::points) {
         for (size_t i = begin; i < end; ++i)
             if (density->test(i)) put(points[i], ks[s++]);
+    } else {
+        for (size_t i = begin; i < end; ++i)
+            if (density->test(i)) put(points[s++], ks[i]);
     }
     // Running sums from the top bucket: sum = sum_b (b + 1) * buckets[b]; 2 * half additions.
     X running = X::identity(), sum = X::identity();
@@ -96,10 +103,11 @@ ec::jacobian<C> window_chunk(const plan& p, unsigned j, std::span<const ec::affi
 }
 
 template <class C>
-ec::jacobian<C> pippenger(std::span<const ec::affine<C>> points, const density_bitmap* density,
+ec::jacobian<C> pippenger(std::span<const ec::affine<C>> points, const density_bitmap* density, density_on along,
                           std::span<const ff::fr> scalars, const msm_config& config) {
     using J = ec::jacobian<C>;
-    const size_t n = scalars.size();
+    // n: the number of pairs that take part (the window is chosen for it).
+    const size_t n = along == density_on::scalars ? points.size() : scalars.size();
     if (n == 0) return J::identity();
     const plan p(config.window.bits_for(n));
     return parallel::in_arena(config.threads, [&]() -> J {
@@ -107,7 +115,8 @@ ec::jacobian<C> pippenger(std::span<const ec::affine<C>> points, const density_b
 
         // Point chunks per window: enough tasks for every thread (4 per thread for balance),
         // but no chunk below 2^c points, where bucket reduction would dominate.
-        const size_t span_len = points.size();  // chunking is over the point list
+        // chunking is over the list the density runs along (the points when there is none)
+        const size_t span_len = along == density_on::scalars ? scalars.size() : points.size();
         const unsigned threads = parallel::arena_concurrency();
         size_t chunks = 1;
         if (threads > 1) {
@@ -115,20 +124,21 @@ ec::jacobian<C> pippenger(std::span<const ec::affine<C>> points, const density_b
             size_t most = std::max<size_t>(1, n >> p.c);
             chunks = std::clamp<size_t>(want, 1, most);
         }
-        std::vector<size_t> bounds(chunks + 1), scalar_at(chunks + 1, 0);
+        std::vector<size_t> bounds(chunks + 1), other_at(chunks + 1, 0);
         for (size_t k = 0; k <= chunks; ++k) bounds[k] = span_len * k / chunks;
         if (density != nullptr)
             for (size_t k = 1; k <= chunks; ++k)
-                scalar_at[k] = scalar_at[k - 1] + density->count(bounds[k - 1], bounds[k]);
+                other_at[k] = other_at[k - 1] + density->count(bounds[k - 1], bounds[k]);
         else
-            scalar_at = bounds;
+            other_at = bounds;
 
         const size_t tasks = size_t{p.windows} * chunks;
         std::vector<J> partial(tasks, J::identity());
         auto run_task = [&](size_t t, std::vector<ec::xyzz<C>>& buckets) {
             unsigned j = static_cast<unsigned>(t / chunks);
             size_t k = t % chunks;
-            partial[t] = window_chunk<C>(p, j, points, density, ks, bounds[k], bounds[k + 1], scalar_at[k], buckets);
+            partial[t] =
+                window_chunk<C>(p, j, points, density, along, ks, bounds[k], bounds[k + 1], other_at[k], buckets);
         };
         if (threads == 1) {
             std::vector<ec::xyzz<C>> buckets;
@@ -157,7 +167,7 @@ ec::jacobian<C> msm(std::span<const ec::affine<C>> points, std::span<const ff::f
     if (points.size() != scalars.size())
         throw error(errc::bad_input, std::string("msm (") + C::name + "): " + std::to_string(points.size()) +
                                          " points but " + std::to_string(scalars.size()) + " scalars");
-    return pippenger<C>(points, nullptr, scalars, config);
+    return pippenger<C>(points, nullptr, density_on::none, scalars, config);
 }
 
 template <class C>
@@ -171,7 +181,22 @@ ec::jacobian<C> msm_density(std::span<const ec::affine<C>> points, const density
     if (set != scalars.size())
         throw error(errc::bad_input, std::string("msm_density (") + C::name + "): density has " + std::to_string(set) +
                                          " set bits but there are " + std::to_string(scalars.size()) + " scalars");
-    return pippenger<C>(points, &density, scalars, config);
+    return pippenger<C>(points, &density, density_on::points, scalars, config);
+}
+
+template <class C>
+ec::jacobian<C> msm_filtered_bases(std::span<const ec::affine<C>> bases, const density_bitmap& density,
+                                   std::span<const ff::fr> scalars, const msm_config& config) {
+    if (density.size() != scalars.size())
+        throw error(errc::bad_input, std::string("msm_filtered_bases (") + C::name + "): density has " +
+                                         std::to_string(density.size()) + " bits but there are " +
+                                         std::to_string(scalars.size()) + " scalars");
+    size_t set = density.count();
+    if (set != bases.size())
+        throw error(errc::bad_input, std::string("msm_filtered_bases (") + C::name + "): density has " +
+                                         std::to_string(set) + " set bits but there are " +
+                                         std::to_string(bases.size()) + " bases");
+    return pippenger<C>(bases, &density, density_on::scalars, scalars, config);
 }
 
 template ec::jacobian<ec::g1_curve> msm<ec::g1_curve>(std::span<const ec::g1_affine>, std::span<const ff::fr>,
@@ -182,5 +207,11 @@ template ec::jacobian<ec::g1_curve> msm_density<ec::g1_curve>(std::span<const ec
                                                               std::span<const ff::fr>, const msm_config&);
 template ec::jacobian<ec::g2_curve> msm_density<ec::g2_curve>(std::span<const ec::g2_affine>, const density_bitmap&,
                                                               std::span<const ff::fr>, const msm_config&);
+template ec::jacobian<ec::g1_curve> msm_filtered_bases<ec::g1_curve>(std::span<const ec::g1_affine>,
+                                                                     const density_bitmap&, std::span<const ff::fr>,
+                                                                     const msm_config&);
+template ec::jacobian<ec::g2_curve> msm_filtered_bases<ec::g2_curve>(std::span<const ec::g2_affine>,
+                                                                     const density_bitmap&, std::span<const ff::fr>,
+                                                                     const msm_config&);
 
 }  // namespace c2lab::msm

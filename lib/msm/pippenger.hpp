@@ -49,6 +49,15 @@ template <class C>
 ec::jacobian<C> msm_density(std::span<const ec::affine<C>> points, const density_bitmap& density,
                             std::span<const ff::fr> scalars, const msm_config& config = {});
 
+// bellperson's density semantics (its multiexp with a DensityTracker): the scalars are the
+// full assignment, one per bit of density, and the bases were filtered at setup: one base
+// per set bit, in order. Scalars whose bit is clear are skipped. Window size is chosen for
+// bases.size() points. Throws c2lab::error (bad_input) when density.size() != scalars.size()
+// or density.count() != bases.size().
+template <class C>
+ec::jacobian<C> msm_filtered_bases(std::span<const ec::affine<C>> bases, const density_bitmap& density,
+                                   std::span<const ff::fr> scalars, const msm_config& config = {});
+
 // The reference: sum of independent scalar multiplications (jacobian::mul, 4-bit windows:
 // about 255 doublings and 64 additions per point). For tests only.
 template <class C>
@@ -68,5 +77,12 @@ extern template ec::jacobian<ec::g1_curve> msm_density<ec::g1_curve>(std::span<c
 extern template ec::jacobian<ec::g2_curve> msm_density<ec::g2_curve>(std::span<const ec::g2_affine>,
                                                                      const density_bitmap&,
                                                                      std::span<const ff::fr>, const msm_config&);
+
+extern template ec::jacobian<ec::g1_curve> msm_filtered_bases<ec::g1_curve>(std::span<const ec::g1_affine>,
+                                                                            const density_bitmap&,
+                                                                            std::span<const ff::fr>, const msm_config&);
+extern template ec::jacobian<ec::g2_curve> msm_filtered_bases<ec::g2_curve>(std::span<const ec::g2_affine>,
+                                                                            const density_bitmap&,
+                                                                            std::span<const ff::fr>, const msm_config&);
 
 }  // namespace c2lab::msm
