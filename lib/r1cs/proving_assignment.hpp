@@ -1,0 +1,154 @@
+// proving_assignment<Indexer>: the constraint system the Groth16 prover synthesizes into
+// (bellperson's ProvingAssignment, src/groth16/prover/).
+//
+// Per constraint it evaluates A, B and C at the current assignment and appends the three
+// values to a, b, c; it keeps the input and aux assignments and three density bitmaps:
+//   a_aux_density    aux variables that appear in some A (A's inputs: treated as dense)
+//   b_input_density  inputs that appear in some B
+//   b_aux_density    aux variables that appear in some B
+// (C is not tracked). A bit is set when the variable appears with a nonzero coefficient
+// (bellperson's eval_with_trackers skips zero coefficients).
+//
+// The constructor allocates input 0 = one, as create_proof does before synthesis. After
+// synthesis, enforce_input_constraints() adds bellperson's `input_i * 0 = 0` per public
+// input i (input 0 included): A = input_i, B = C = 0. It appends a[i] = input value,
+// b = c = 0; A's inputs are not tracked and B is empty, so no density bit changes. It is
+// what makes the query polynomials of the inputs linearly independent in the QAP.
+//
+// presize (flag presize: off|on): with on, the vectors are reserved from the capacity hint
+// at construction (a, b, c: hint.constraints; aux: hint.aux; inputs: hint.inputs). The
+// density bitmaps (msm::density_bitmap, reused) have no reserve and grow by whole words.
+// Name functions are never called.
+#pragma once
+
+#include <functional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/error.hpp"
+#include "r1cs/constraint_system.hpp"
+
+namespace c2lab::r1cs {
+
+enum class presize_mode { off, on };
+
+// The presize flag: "off" or "on"; anything else throws c2lab::error(errc::bad_input).
+presize_mode parse_presize(std::string_view name);
+std::string_view to_string(presize_mode m) noexcept;
+
+template <class Indexer>
+class proving_assignment {
+public:
+    using indexer_type = Indexer;
+    using lc_type = linear_combination<Indexer>;
+
+    explicit proving_assignment(const capacity_hint& hint = {}, presize_mode presize = presize_mode::off);
+
+    static constexpr variable one() noexcept { return variable::one(); }
+
+    template <class NameFn, class ValueFn>
+    variable alloc(NameFn&&, ValueFn&& value_fn) {
+        return push_aux(std::invoke(std::forward<ValueFn>(value_fn)));
+    }
+    template <class NameFn, class ValueFn>
+    variable alloc_input(NameFn&&, ValueFn&& value_fn) {
+        return push_input(std::invoke(std::forward<ValueFn>(value_fn)));
+    }
+    template <class NameFn, class AFn, class BFn, class CFn>
+    void enforce(NameFn&&, AFn&& a_fn, BFn&& b_fn, CFn&& c_fn) {
+        record(std::invoke(std::forward<AFn>(a_fn), lc_type{}), std::invoke(std::forward<BFn>(b_fn), lc_type{}),
+               std::invoke(std::forward<CFn>(c_fn), lc_type{}));
+    }
+    template <class NameFn>
+    void push_namespace(NameFn&&) noexcept {}
+    void pop_namespace() noexcept {}
+
+    // The non-template halves of alloc / alloc_input / enforce.
+    variable push_aux(const fr& value);
+    variable push_input(const fr& value);
+    void record(const lc_type& a, const lc_type& b, const lc_type& c);
+
+    // input_i * 0 = 0 for every input (see above). Call once, after synthesis; inputs
+    // allocated afterwards, or a second call, throw c2lab::error(errc::internal).
+    void enforce_input_constraints();
+    bool input_constraints_enforced() const noexcept { return finished_; }
+
+    size_t num_constraints() const noexcept { return a_.size(); }
+    size_t num_inputs() const noexcept { return input_assignment_.size(); }
+    size_t num_aux() const noexcept { return aux_assignment_.size(); }
+
+    // The evaluations (mutable: the prover transforms them in place).
+    std::vector<fr>& a() noexcept { return a_; }
+    std::vector<fr>& b() noexcept { return b_; }
+    std::vector<fr>& c() noexcept { return c_; }
+    const std::vector<fr>& a() const noexcept { return a_; }
+    const std::vector<fr>& b() const noexcept { return b_; }
+    const std::vector<fr>& c() const noexcept { return c_; }
+    const std::vector<fr>& input_assignment() const noexcept { return input_assignment_; }
+    const std::vector<fr>& aux_assignment() const noexcept { return aux_assignment_; }
+    const density_bitmap& a_aux_density() const noexcept { return a_aux_density_; }
+    const density_bitmap& b_input_density() const noexcept { return b_input_density_; }
+    const density_bitmap& b_aux_density() const noexcept { return b_aux_density_; }
+
+private:
+    std::vector<fr> a_, b_, c_;
+    std::vector<fr> input_assignment_, aux_assignment_;
+    density_bitmap a_aux_density_, b_input_density_, b_aux_density_;
+    bool finished_ = false;
+};
+
+template <class Indexer>
+proving_assignment<Indexer>::proving_assignment(const capacity_hint& hint, presize_mode presize) {
+    if (presize == presize_mode::on) {
+        a_.reserve(hint.constraints);
+        b_.reserve(hint.constraints);
+        c_.reserve(hint.constraints);
+        aux_assignment_.reserve(hint.aux);
+        input_assignment_.reserve(hint.inputs);
+    }
+    push_input(fr::one());
+}
+
+template <class Indexer>
+variable proving_assignment<Indexer>::push_aux(const fr& value) {
+    aux_assignment_.push_back(value);
+    a_aux_density_.push_back(false);
+    b_aux_density_.push_back(false);
+    return variable::aux(aux_assignment_.size() - 1);
+}
+
+template <class Indexer>
+variable proving_assignment<Indexer>::push_input(const fr& value) {
+    if (finished_) throw error(errc::internal, "proving_assignment: input allocated after the input constraints");
+    input_assignment_.push_back(value);
+    b_input_density_.push_back(false);
+    return variable::input(input_assignment_.size() - 1);
+}
+
+template <class Indexer>
+void proving_assignment<Indexer>::record(const lc_type& a, const lc_type& b, const lc_type& c) {
+    a_.push_back(a.evaluate(input_assignment_, aux_assignment_, nullptr, &a_aux_density_));
+    b_.push_back(b.evaluate(input_assignment_, aux_assignment_, &b_input_density_, &b_aux_density_));
+    c_.push_back(c.evaluate(input_assignment_, aux_assignment_, nullptr, nullptr));
+}
+
+template <class Indexer>
+void proving_assignment<Indexer>::enforce_input_constraints() {
+    if (finished_) throw error(errc::internal, "proving_assignment: input constraints enforced twice");
+    finished_ = true;
+    for (size_t i = 0; i < input_assignment_.size(); ++i) {
+        // A = input_i (untracked), B = C = 0.
+        a_.push_back(input_assignment_[i]);
+        b_.push_back(fr::zero());
+        c_.push_back(fr::zero());
+    }
+}
+
+extern template class proving_assignment<vec_indexer>;
+extern template class proving_assignment<smallvec_indexer<1>>;
+extern template class proving_assignment<smallvec_indexer<2>>;
+extern template class proving_assignment<smallvec_indexer<4>>;
+
+}  // namespace c2lab::r1cs

@@ -1,0 +1,29 @@
+// The compiled lc_indexer variants, instantiated once; the presize flag.
+#include <string>
+
+#include "r1cs/proving_assignment.hpp"
+
+namespace c2lab::r1cs {
+
+template class basic_indexer<std::vector<lc_term>>;
+template class basic_indexer<boost::container::small_vector<lc_term, 1>>;
+template class basic_indexer<boost::container::small_vector<lc_term, 2>>;
+template class basic_indexer<boost::container::small_vector<lc_term, 4>>;
+template class linear_combination<vec_indexer>;
+template class linear_combination<smallvec_indexer<1>>;
+template class linear_combination<smallvec_indexer<2>>;
+template class linear_combination<smallvec_indexer<4>>;
+template class proving_assignment<vec_indexer>;
+template class proving_assignment<smallvec_indexer<1>>;
+template class proving_assignment<smallvec_indexer<2>>;
+template class proving_assignment<smallvec_indexer<4>>;
+
+presize_mode parse_presize(std::string_view name) {
+    if (name == "off") return presize_mode::off;
+    if (name == "on") return presize_mode::on;
+    throw error(errc::bad_input, "presize: unknown variant '" + std::string(name) + "' (expected off or on)");
+}
+
+std::string_view to_string(presize_mode m) noexcept { return m == presize_mode::on ? "on" : "off"; }
+
+}  // namespace c2lab::r1cs
