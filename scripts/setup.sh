@@ -7,6 +7,7 @@ PACKAGES=(
   cmake g++ make pkg-config python3
   libgtest-dev libbenchmark-dev   # tests and benchmarks
   libtbb-dev                      # oneTBB: parallel stages
+  libboost-dev                    # Boost.Container small_vector (the lc_indexer variants)
   nlohmann-json3-dev              # JSON
   libssl-dev                      # OpenSSL: SHA-256
 )
