@@ -18,8 +18,6 @@
 #if defined(C2LAB_HAVE_X86_ASM)
 #include "ff/mont_mul_x86_64_inline.hpp"
 extern "C" {
-void c2lab_mont_mul_4(uint64_t r[4], const uint64_t a[4], const uint64_t b[4], const uint64_t p[4],
-                      uint64_t n0);
 void c2lab_mont_mul_6(uint64_t r[6], const uint64_t a[6], const uint64_t b[6], const uint64_t p[6],
                       uint64_t n0);
 }

@@ -270,18 +270,25 @@ std::vector<fr> padded(std::vector<fr> v, size_t n) {
     return v;
 }
 
+// A*B - C = Q*Z + R by interpolation, schoolbook multiplication and long division by
+// Z = X^n - 1: returns Q, R in rem.
+std::vector<fr> naive_quotient(const evaluation_domain& d, const abc& in, std::vector<fr>& rem) {
+    const size_t n = d.size();
+    std::vector<fr> A = naive_interpolate(d, padded(in.a, n));
+    std::vector<fr> B = naive_interpolate(d, padded(in.b, n));
+    std::vector<fr> C = naive_interpolate(d, padded(in.c, n));
+    std::vector<fr> p = schoolbook_mul(A, B);
+    for (size_t i = 0; i < n; ++i) p[i] -= C[i];
+    return divide_by_vanishing(p, n, rem);
+}
+
 TEST(h_poly, matches_naive_quotient_for_satisfied_systems) {
     for (size_t m : {0u, 1u, 2u, 3u, 4u, 5u, 7u, 8u, 9u, 16u, 17u, 31u, 33u, 64u}) {
         evaluation_domain d = evaluation_domain::at_least(m);
         const size_t n = d.size();
         abc in = satisfied_abc(m, 500 + m);
-        std::vector<fr> A = naive_interpolate(d, padded(in.a, n));
-        std::vector<fr> B = naive_interpolate(d, padded(in.b, n));
-        std::vector<fr> C = naive_interpolate(d, padded(in.c, n));
-        std::vector<fr> p = schoolbook_mul(A, B);
-        for (size_t i = 0; i < n; ++i) p[i] -= C[i];
         std::vector<fr> rem;
-        std::vector<fr> q = divide_by_vanishing(p, n, rem);
+        std::vector<fr> q = naive_quotient(d, in, rem);
         for (const fr& r : rem) ASSERT_TRUE(r.is_zero()) << "m = " << m << ": A*B - C not divisible by Z";
         ASSERT_EQ(q.size(), n - 1);
 
@@ -305,13 +312,8 @@ TEST(h_poly, unsatisfied_system_gives_quotient_plus_scaled_remainder) {
         const size_t n = d.size();
         abc in = satisfied_abc(m, 600 + m);
         in.c[1] += fr::one();  // one constraint violated
-        std::vector<fr> A = naive_interpolate(d, padded(in.a, n));
-        std::vector<fr> B = naive_interpolate(d, padded(in.b, n));
-        std::vector<fr> C = naive_interpolate(d, padded(in.c, n));
-        std::vector<fr> p = schoolbook_mul(A, B);
-        for (size_t i = 0; i < n; ++i) p[i] -= C[i];
         std::vector<fr> rem;
-        std::vector<fr> q = divide_by_vanishing(p, n, rem);
+        std::vector<fr> q = naive_quotient(d, in, rem);
         std::vector<fr> expected(n);
         for (size_t i = 0; i < n; ++i) expected[i] = (i < q.size() ? q[i] : fr::zero()) + rem[i] * d.z_on_coset_inverse();
         std::vector<fr> a = padded(in.a, n), b = padded(in.b, n), c = padded(in.c, n);
