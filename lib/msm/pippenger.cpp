@@ -170,32 +170,32 @@ ec::jacobian<C> msm(std::span<const ec::affine<C>> points, std::span<const ff::f
     return pippenger<C>(points, nullptr, density_on::none, scalars, config);
 }
 
+// A density runs along one list (one bit per entry) and selects as many entries of the
+// other list as it has set bits; refuse inputs that break either count, naming both.
+static void check_density(const std::string& what, const density_bitmap& density, size_t along, const char* along_name,
+                   size_t other, const char* other_name) {
+    if (density.size() != along)
+        throw error(errc::bad_input, what + ": density has " + std::to_string(density.size()) +
+                                         " bits but there are " + std::to_string(along) + " " + along_name);
+    size_t set = density.count();
+    if (set != other)
+        throw error(errc::bad_input, what + ": density has " + std::to_string(set) + " set bits but there are " +
+                                         std::to_string(other) + " " + other_name);
+}
+
 template <class C>
 ec::jacobian<C> msm_density(std::span<const ec::affine<C>> points, const density_bitmap& density,
                             std::span<const ff::fr> scalars, const msm_config& config) {
-    if (density.size() != points.size())
-        throw error(errc::bad_input, std::string("msm_density (") + C::name + "): density has " +
-                                         std::to_string(density.size()) + " bits but there are " +
-                                         std::to_string(points.size()) + " points");
-    size_t set = density.count();
-    if (set != scalars.size())
-        throw error(errc::bad_input, std::string("msm_density (") + C::name + "): density has " + std::to_string(set) +
-                                         " set bits but there are " + std::to_string(scalars.size()) + " scalars");
+    check_density(std::string("msm_density (") + C::name + ")", density, points.size(), "points", scalars.size(),
+                  "scalars");
     return pippenger<C>(points, &density, density_on::points, scalars, config);
 }
 
 template <class C>
 ec::jacobian<C> msm_filtered_bases(std::span<const ec::affine<C>> bases, const density_bitmap& density,
                                    std::span<const ff::fr> scalars, const msm_config& config) {
-    if (density.size() != scalars.size())
-        throw error(errc::bad_input, std::string("msm_filtered_bases (") + C::name + "): density has " +
-                                         std::to_string(density.size()) + " bits but there are " +
-                                         std::to_string(scalars.size()) + " scalars");
-    size_t set = density.count();
-    if (set != bases.size())
-        throw error(errc::bad_input, std::string("msm_filtered_bases (") + C::name + "): density has " +
-                                         std::to_string(set) + " set bits but there are " +
-                                         std::to_string(bases.size()) + " bases");
+    check_density(std::string("msm_filtered_bases (") + C::name + ")", density, scalars.size(), "scalars",
+                  bases.size(), "bases");
     return pippenger<C>(bases, &density, density_on::scalars, scalars, config);
 }
 
