@@ -2,6 +2,9 @@
 // plain exponentiation by p, sparse and cyclotomic fast paths against the generic ones.
 #include <gtest/gtest.h>
 
+#include <vector>
+
+#include "core/cpu.hpp"
 #include "ff/fp12.hpp"
 
 namespace c2lab::ff {
@@ -47,6 +50,34 @@ TEST(fp2, u_squared_is_minus_one_and_nonresidue) {
         ASSERT_EQ(a.mul_by_nonresidue(), a * xi);
         ASSERT_EQ(a.conjugate() * a, (fp2{a.norm(), fp::zero()}));
     }
+}
+
+TEST(fp2, assembly_product_and_square_match_the_reference) {
+    if (!cpu::use_adx_asm) GTEST_SKIP() << "no mulx/adcx/adox path on this build or CPU";
+    std::vector<fp> edges = {fp::zero(), fp::one(), -fp::one(), -fp::from_u64(2), fp::from_u64(2),
+                             fp::from_canonical(fp::p_minus_1_over_2), fp::from_mont(fp::p_minus_1),
+                             fp::from_mont(fp::repr{1, 0, 0, 0, 0, 0})};
+    std::vector<fp2> xs;
+    for (const fp& a : edges)
+        for (const fp& b : edges) xs.push_back({a, b});
+    rng g(18);
+    for (int i = 0; i < 2000; ++i) xs.push_back(fp2::random(g));
+    for (size_t i = 0; i < xs.size(); ++i) {
+        const fp2& a = xs[i];
+        const fp2& b = xs[(i * 7 + 3) % xs.size()];
+        fp2 fast = a * b;
+        ASSERT_EQ(fast, fp2::mul_karatsuba(a, b)) << i;
+        ASSERT_TRUE(fp::is_canonical(fast.c0.mont) && fp::is_canonical(fast.c1.mont)) << i;
+        fp2 sq = a.square();
+        ASSERT_EQ(sq, a.square_complex()) << i;
+        ASSERT_TRUE(fp::is_canonical(sq.c0.mont) && fp::is_canonical(sq.c1.mont)) << i;
+    }
+    // Aliasing: the result may overwrite an operand.
+    fp2 a = xs[5], b = xs[9], want = fp2::mul_karatsuba(a, b);
+    c2lab_fp2_mul(a.limb_data(), a.limb_data(), b.limb_data());
+    EXPECT_EQ(a, want);
+    c2lab_fp2_sqr(b.limb_data(), b.limb_data());
+    EXPECT_EQ(b, xs[9].square_complex());
 }
 
 TEST(fp2, sqrt_round_trips_and_legendre) {
