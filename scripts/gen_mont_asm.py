@@ -358,13 +358,19 @@ def gen_fp2():
     mul += wide_addsub(T2, [("-", T0), ("-", T1)], 12)
     mul += wide_addsub(T0, [("-", T1), ("+", P2)], 12)
     mul += redc(("rdi", 0), T0) + redc(("rdi", 6), T2)
+    # Square: two fused Montgomery products (CIOS) on unreduced operands below 2p: the output
+    # (ab + Mp)/R < (4p^2 + pR)/R < 2p, so one subtraction still reduces it. No wide products
+    # through the stack. c1 first: it reads a1 before writing r + 6, then c0 from the stack.
     P = (CONST, 0)
     sq = copy_add(SA, A0, A1, 6)          # a0 + a1
     sq += copy_add(SB, A0, P, 6)          # a0 + p
     sq += wide_addsub(SB, [("-", A1)], 6)  # a0 + p - a1 > 0
-    sq += copy_add(T2, A0, A0, 6)         # 2 a0 (T2 used as a 6-limb scratch)
-    sq += wide_product(T0, SA, SB) + wide_product(T1, T2, A1)
-    sq += redc(("rdi", 0), T0) + redc(("rdi", 6), T1)
+    sq += copy_add(T0, A0, A0, 6)         # 2 a0
+    spare = lambda t: [t[6], "rax", "r8", "r9", "rdx", "r15"]
+    body, t = schedule(6, list(FP2_T), "rax", FP2_H, "rsp + 96", "rsi + 48", CONST, ("mem", CONST, 6))
+    sq += body + final_subtract(6, t, spare(t), CONST, "rdi + 48")
+    body, t = schedule(6, list(FP2_T), "rax", FP2_H, "rsp", "rsp + 48", CONST, ("mem", CONST, 6))
+    sq += body + final_subtract(6, t, spare(t), CONST, "rdi")
     consts = limbs_of(BLS12_381_P, 6) + [(-pow(BLS12_381_P, -1, 2**64)) % 2**64] + limbs_of(BLS12_381_P**2, 12)
     data = [".section .rodata", ".p2align 6", "c2lab_fp2_consts:  # p (6 limbs), -p^-1 mod 2^64, p^2 (12 limbs)"]
     data += [f"    .quad 0x{c:016x}" for c in consts]

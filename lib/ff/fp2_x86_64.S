@@ -1076,13 +1076,298 @@ c2lab_fp2_sqr:
     adc rbp, qword ptr [rsi + 24]
     adc r12, qword ptr [rsi + 32]
     adc r13, qword ptr [rsi + 40]
-    mov qword ptr [rsp + 288], r10
-    mov qword ptr [rsp + 296], r11
-    mov qword ptr [rsp + 304], rbx
-    mov qword ptr [rsp + 312], rbp
-    mov qword ptr [rsp + 320], r12
-    mov qword ptr [rsp + 328], r13
-    mov rdx, qword ptr [rsp + 48]
+    mov qword ptr [rsp + 96], r10
+    mov qword ptr [rsp + 104], r11
+    mov qword ptr [rsp + 112], rbx
+    mov qword ptr [rsp + 120], rbp
+    mov qword ptr [rsp + 128], r12
+    mov qword ptr [rsp + 136], r13
+    mov rdx, qword ptr [rsi + 48 + 0]
+    mulx r11, r10, qword ptr [rsp + 96 + 0]
+    mulx rbx, rax, qword ptr [rsp + 96 + 8]
+    add r11, rax
+    mulx rbp, rax, qword ptr [rsp + 96 + 16]
+    adc rbx, rax
+    mulx r12, rax, qword ptr [rsp + 96 + 24]
+    adc rbp, rax
+    mulx r13, rax, qword ptr [rsp + 96 + 32]
+    adc r12, rax
+    mulx r14, rax, qword ptr [rsp + 96 + 40]
+    adc r13, rax
+    adc r14, 0
+    mov rdx, r10
+    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
+    adox r10, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    adcx rax, r8
+    adox r11, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
+    adcx rax, r9
+    adox rbx, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
+    adcx rax, r8
+    adox rbp, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
+    adcx rax, r9
+    adox r12, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
+    adcx rax, r8
+    adox r13, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox r14, r9
+    mov rdx, qword ptr [rsi + 48 + 8]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rsp + 96 + 0]
+    adox r11, rax
+    mulx r9, rax, qword ptr [rsp + 96 + 8]
+    adcx rax, r8
+    adox rbx, rax
+    mulx r8, rax, qword ptr [rsp + 96 + 16]
+    adcx rax, r9
+    adox rbp, rax
+    mulx r9, rax, qword ptr [rsp + 96 + 24]
+    adcx rax, r8
+    adox r12, rax
+    mulx r8, rax, qword ptr [rsp + 96 + 32]
+    adcx rax, r9
+    adox r13, rax
+    mulx r10, rax, qword ptr [rsp + 96 + 40]
+    adcx rax, r8
+    adox r14, rax
+    mov edx, 0
+    adcx r10, rdx
+    adox r10, rdx
+    mov rdx, r11
+    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
+    adox r11, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    adcx rax, r8
+    adox rbx, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
+    adcx rax, r9
+    adox rbp, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
+    adcx rax, r8
+    adox r12, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
+    adcx rax, r9
+    adox r13, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
+    adcx rax, r8
+    adox r14, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox r10, r9
+    mov rdx, qword ptr [rsi + 48 + 16]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rsp + 96 + 0]
+    adox rbx, rax
+    mulx r9, rax, qword ptr [rsp + 96 + 8]
+    adcx rax, r8
+    adox rbp, rax
+    mulx r8, rax, qword ptr [rsp + 96 + 16]
+    adcx rax, r9
+    adox r12, rax
+    mulx r9, rax, qword ptr [rsp + 96 + 24]
+    adcx rax, r8
+    adox r13, rax
+    mulx r8, rax, qword ptr [rsp + 96 + 32]
+    adcx rax, r9
+    adox r14, rax
+    mulx r11, rax, qword ptr [rsp + 96 + 40]
+    adcx rax, r8
+    adox r10, rax
+    mov edx, 0
+    adcx r11, rdx
+    adox r11, rdx
+    mov rdx, rbx
+    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
+    adox rbx, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    adcx rax, r8
+    adox rbp, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
+    adcx rax, r9
+    adox r12, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
+    adcx rax, r8
+    adox r13, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
+    adcx rax, r9
+    adox r14, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
+    adcx rax, r8
+    adox r10, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox r11, r9
+    mov rdx, qword ptr [rsi + 48 + 24]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rsp + 96 + 0]
+    adox rbp, rax
+    mulx r9, rax, qword ptr [rsp + 96 + 8]
+    adcx rax, r8
+    adox r12, rax
+    mulx r8, rax, qword ptr [rsp + 96 + 16]
+    adcx rax, r9
+    adox r13, rax
+    mulx r9, rax, qword ptr [rsp + 96 + 24]
+    adcx rax, r8
+    adox r14, rax
+    mulx r8, rax, qword ptr [rsp + 96 + 32]
+    adcx rax, r9
+    adox r10, rax
+    mulx rbx, rax, qword ptr [rsp + 96 + 40]
+    adcx rax, r8
+    adox r11, rax
+    mov edx, 0
+    adcx rbx, rdx
+    adox rbx, rdx
+    mov rdx, rbp
+    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
+    adox rbp, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    adcx rax, r8
+    adox r12, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
+    adcx rax, r9
+    adox r13, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
+    adcx rax, r8
+    adox r14, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
+    adcx rax, r9
+    adox r10, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
+    adcx rax, r8
+    adox r11, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox rbx, r9
+    mov rdx, qword ptr [rsi + 48 + 32]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rsp + 96 + 0]
+    adox r12, rax
+    mulx r9, rax, qword ptr [rsp + 96 + 8]
+    adcx rax, r8
+    adox r13, rax
+    mulx r8, rax, qword ptr [rsp + 96 + 16]
+    adcx rax, r9
+    adox r14, rax
+    mulx r9, rax, qword ptr [rsp + 96 + 24]
+    adcx rax, r8
+    adox r10, rax
+    mulx r8, rax, qword ptr [rsp + 96 + 32]
+    adcx rax, r9
+    adox r11, rax
+    mulx rbp, rax, qword ptr [rsp + 96 + 40]
+    adcx rax, r8
+    adox rbx, rax
+    mov edx, 0
+    adcx rbp, rdx
+    adox rbp, rdx
+    mov rdx, r12
+    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
+    adox r12, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    adcx rax, r8
+    adox r13, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
+    adcx rax, r9
+    adox r14, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
+    adcx rax, r8
+    adox r10, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
+    adcx rax, r9
+    adox r11, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
+    adcx rax, r8
+    adox rbx, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox rbp, r9
+    mov rdx, qword ptr [rsi + 48 + 40]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rsp + 96 + 0]
+    adox r13, rax
+    mulx r9, rax, qword ptr [rsp + 96 + 8]
+    adcx rax, r8
+    adox r14, rax
+    mulx r8, rax, qword ptr [rsp + 96 + 16]
+    adcx rax, r9
+    adox r10, rax
+    mulx r9, rax, qword ptr [rsp + 96 + 24]
+    adcx rax, r8
+    adox r11, rax
+    mulx r8, rax, qword ptr [rsp + 96 + 32]
+    adcx rax, r9
+    adox rbx, rax
+    mulx r12, rax, qword ptr [rsp + 96 + 40]
+    adcx rax, r8
+    adox rbp, rax
+    mov edx, 0
+    adcx r12, rdx
+    adox r12, rdx
+    mov rdx, r13
+    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
+    adox r13, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    adcx rax, r8
+    adox r14, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
+    adcx rax, r9
+    adox r10, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
+    adcx rax, r8
+    adox r11, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
+    adcx rax, r9
+    adox rbx, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
+    adcx rax, r8
+    adox rbp, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox r12, r9
+    mov r13, r14
+    sub r13, qword ptr [rip + c2lab_fp2_consts + 0]
+    mov rax, r10
+    sbb rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    mov r8, r11
+    sbb r8, qword ptr [rip + c2lab_fp2_consts + 16]
+    mov r9, rbx
+    sbb r9, qword ptr [rip + c2lab_fp2_consts + 24]
+    mov rdx, rbp
+    sbb rdx, qword ptr [rip + c2lab_fp2_consts + 32]
+    mov r15, r12
+    sbb r15, qword ptr [rip + c2lab_fp2_consts + 40]
+    cmovc r13, r14
+    mov qword ptr [rdi + 48 + 0], r13
+    cmovc rax, r10
+    mov qword ptr [rdi + 48 + 8], rax
+    cmovc r8, r11
+    mov qword ptr [rdi + 48 + 16], r8
+    cmovc r9, rbx
+    mov qword ptr [rdi + 48 + 24], r9
+    cmovc rdx, rbp
+    mov qword ptr [rdi + 48 + 32], rdx
+    cmovc r15, r12
+    mov qword ptr [rdi + 48 + 40], r15
+    mov rdx, qword ptr [rsp + 48 + 0]
     mulx r11, r10, qword ptr [rsp + 0]
     mulx rbx, rax, qword ptr [rsp + 8]
     add r11, rax
@@ -1095,8 +1380,30 @@ c2lab_fp2_sqr:
     mulx r14, rax, qword ptr [rsp + 40]
     adc r13, rax
     adc r14, 0
-    mov qword ptr [rsp + 96], r10
-    mov rdx, qword ptr [rsp + 56]
+    mov rdx, r10
+    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
+    adox r10, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    adcx rax, r8
+    adox r11, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
+    adcx rax, r9
+    adox rbx, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
+    adcx rax, r8
+    adox rbp, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
+    adcx rax, r9
+    adox r12, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
+    adcx rax, r8
+    adox r13, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox r14, r9
+    mov rdx, qword ptr [rsp + 48 + 8]
     xor eax, eax
     mulx r8, rax, qword ptr [rsp + 0]
     adox r11, rax
@@ -1118,8 +1425,30 @@ c2lab_fp2_sqr:
     mov edx, 0
     adcx r10, rdx
     adox r10, rdx
-    mov qword ptr [rsp + 104], r11
-    mov rdx, qword ptr [rsp + 64]
+    mov rdx, r11
+    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
+    adox r11, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    adcx rax, r8
+    adox rbx, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
+    adcx rax, r9
+    adox rbp, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
+    adcx rax, r8
+    adox r12, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
+    adcx rax, r9
+    adox r13, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
+    adcx rax, r8
+    adox r14, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox r10, r9
+    mov rdx, qword ptr [rsp + 48 + 16]
     xor eax, eax
     mulx r8, rax, qword ptr [rsp + 0]
     adox rbx, rax
@@ -1141,8 +1470,30 @@ c2lab_fp2_sqr:
     mov edx, 0
     adcx r11, rdx
     adox r11, rdx
-    mov qword ptr [rsp + 112], rbx
-    mov rdx, qword ptr [rsp + 72]
+    mov rdx, rbx
+    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
+    adox rbx, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    adcx rax, r8
+    adox rbp, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
+    adcx rax, r9
+    adox r12, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
+    adcx rax, r8
+    adox r13, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
+    adcx rax, r9
+    adox r14, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
+    adcx rax, r8
+    adox r10, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox r11, r9
+    mov rdx, qword ptr [rsp + 48 + 24]
     xor eax, eax
     mulx r8, rax, qword ptr [rsp + 0]
     adox rbp, rax
@@ -1164,8 +1515,30 @@ c2lab_fp2_sqr:
     mov edx, 0
     adcx rbx, rdx
     adox rbx, rdx
-    mov qword ptr [rsp + 120], rbp
-    mov rdx, qword ptr [rsp + 80]
+    mov rdx, rbp
+    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
+    adox rbp, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    adcx rax, r8
+    adox r12, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
+    adcx rax, r9
+    adox r13, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
+    adcx rax, r8
+    adox r14, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
+    adcx rax, r9
+    adox r10, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
+    adcx rax, r8
+    adox r11, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox rbx, r9
+    mov rdx, qword ptr [rsp + 48 + 32]
     xor eax, eax
     mulx r8, rax, qword ptr [rsp + 0]
     adox r12, rax
@@ -1187,8 +1560,30 @@ c2lab_fp2_sqr:
     mov edx, 0
     adcx rbp, rdx
     adox rbp, rdx
-    mov qword ptr [rsp + 128], r12
-    mov rdx, qword ptr [rsp + 88]
+    mov rdx, r12
+    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
+    adox r12, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    adcx rax, r8
+    adox r13, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
+    adcx rax, r9
+    adox r14, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
+    adcx rax, r8
+    adox r10, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
+    adcx rax, r9
+    adox r11, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
+    adcx rax, r8
+    adox rbx, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox rbp, r9
+    mov rdx, qword ptr [rsp + 48 + 40]
     xor eax, eax
     mulx r8, rax, qword ptr [rsp + 0]
     adox r13, rax
@@ -1210,272 +1605,9 @@ c2lab_fp2_sqr:
     mov edx, 0
     adcx r12, rdx
     adox r12, rdx
-    mov qword ptr [rsp + 136], r13
-    mov qword ptr [rsp + 144], r14
-    mov qword ptr [rsp + 152], r10
-    mov qword ptr [rsp + 160], r11
-    mov qword ptr [rsp + 168], rbx
-    mov qword ptr [rsp + 176], rbp
-    mov qword ptr [rsp + 184], r12
-    mov rdx, qword ptr [rsi + 48]
-    mulx r11, r10, qword ptr [rsp + 288]
-    mulx rbx, rax, qword ptr [rsp + 296]
-    add r11, rax
-    mulx rbp, rax, qword ptr [rsp + 304]
-    adc rbx, rax
-    mulx r12, rax, qword ptr [rsp + 312]
-    adc rbp, rax
-    mulx r13, rax, qword ptr [rsp + 320]
-    adc r12, rax
-    mulx r14, rax, qword ptr [rsp + 328]
-    adc r13, rax
-    adc r14, 0
-    mov qword ptr [rsp + 192], r10
-    mov rdx, qword ptr [rsi + 56]
-    xor eax, eax
-    mulx r8, rax, qword ptr [rsp + 288]
-    adox r11, rax
-    mulx r9, rax, qword ptr [rsp + 296]
-    adcx rax, r8
-    adox rbx, rax
-    mulx r8, rax, qword ptr [rsp + 304]
-    adcx rax, r9
-    adox rbp, rax
-    mulx r9, rax, qword ptr [rsp + 312]
-    adcx rax, r8
-    adox r12, rax
-    mulx r8, rax, qword ptr [rsp + 320]
-    adcx rax, r9
-    adox r13, rax
-    mulx r10, rax, qword ptr [rsp + 328]
-    adcx rax, r8
-    adox r14, rax
-    mov edx, 0
-    adcx r10, rdx
-    adox r10, rdx
-    mov qword ptr [rsp + 200], r11
-    mov rdx, qword ptr [rsi + 64]
-    xor eax, eax
-    mulx r8, rax, qword ptr [rsp + 288]
-    adox rbx, rax
-    mulx r9, rax, qword ptr [rsp + 296]
-    adcx rax, r8
-    adox rbp, rax
-    mulx r8, rax, qword ptr [rsp + 304]
-    adcx rax, r9
-    adox r12, rax
-    mulx r9, rax, qword ptr [rsp + 312]
-    adcx rax, r8
-    adox r13, rax
-    mulx r8, rax, qword ptr [rsp + 320]
-    adcx rax, r9
-    adox r14, rax
-    mulx r11, rax, qword ptr [rsp + 328]
-    adcx rax, r8
-    adox r10, rax
-    mov edx, 0
-    adcx r11, rdx
-    adox r11, rdx
-    mov qword ptr [rsp + 208], rbx
-    mov rdx, qword ptr [rsi + 72]
-    xor eax, eax
-    mulx r8, rax, qword ptr [rsp + 288]
-    adox rbp, rax
-    mulx r9, rax, qword ptr [rsp + 296]
-    adcx rax, r8
-    adox r12, rax
-    mulx r8, rax, qword ptr [rsp + 304]
-    adcx rax, r9
-    adox r13, rax
-    mulx r9, rax, qword ptr [rsp + 312]
-    adcx rax, r8
-    adox r14, rax
-    mulx r8, rax, qword ptr [rsp + 320]
-    adcx rax, r9
-    adox r10, rax
-    mulx rbx, rax, qword ptr [rsp + 328]
-    adcx rax, r8
-    adox r11, rax
-    mov edx, 0
-    adcx rbx, rdx
-    adox rbx, rdx
-    mov qword ptr [rsp + 216], rbp
-    mov rdx, qword ptr [rsi + 80]
-    xor eax, eax
-    mulx r8, rax, qword ptr [rsp + 288]
-    adox r12, rax
-    mulx r9, rax, qword ptr [rsp + 296]
-    adcx rax, r8
-    adox r13, rax
-    mulx r8, rax, qword ptr [rsp + 304]
-    adcx rax, r9
-    adox r14, rax
-    mulx r9, rax, qword ptr [rsp + 312]
-    adcx rax, r8
-    adox r10, rax
-    mulx r8, rax, qword ptr [rsp + 320]
-    adcx rax, r9
-    adox r11, rax
-    mulx rbp, rax, qword ptr [rsp + 328]
-    adcx rax, r8
-    adox rbx, rax
-    mov edx, 0
-    adcx rbp, rdx
-    adox rbp, rdx
-    mov qword ptr [rsp + 224], r12
-    mov rdx, qword ptr [rsi + 88]
-    xor eax, eax
-    mulx r8, rax, qword ptr [rsp + 288]
-    adox r13, rax
-    mulx r9, rax, qword ptr [rsp + 296]
-    adcx rax, r8
-    adox r14, rax
-    mulx r8, rax, qword ptr [rsp + 304]
-    adcx rax, r9
-    adox r10, rax
-    mulx r9, rax, qword ptr [rsp + 312]
-    adcx rax, r8
-    adox r11, rax
-    mulx r8, rax, qword ptr [rsp + 320]
-    adcx rax, r9
-    adox rbx, rax
-    mulx r12, rax, qword ptr [rsp + 328]
-    adcx rax, r8
-    adox rbp, rax
-    mov edx, 0
-    adcx r12, rdx
-    adox r12, rdx
-    mov qword ptr [rsp + 232], r13
-    mov qword ptr [rsp + 240], r14
-    mov qword ptr [rsp + 248], r10
-    mov qword ptr [rsp + 256], r11
-    mov qword ptr [rsp + 264], rbx
-    mov qword ptr [rsp + 272], rbp
-    mov qword ptr [rsp + 280], r12
-    mov r10, qword ptr [rsp + 96]
-    mov r11, qword ptr [rsp + 104]
-    mov rbx, qword ptr [rsp + 112]
-    mov rbp, qword ptr [rsp + 120]
-    mov r12, qword ptr [rsp + 128]
-    mov r13, qword ptr [rsp + 136]
-    mov rdx, r10
-    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
-    xor r14d, r14d
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
-    adox r10, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
-    adcx rax, r8
-    adox r11, rax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
-    adcx rax, r9
-    adox rbx, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
-    adcx rax, r8
-    adox rbp, rax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
-    adcx rax, r9
-    adox r12, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
-    adcx rax, r8
-    adox r13, rax
-    mov edx, 0
-    adcx r9, rdx
-    adox r14, r9
-    mov rdx, r11
-    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
-    xor r10d, r10d
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
-    adox r11, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
-    adcx rax, r8
-    adox rbx, rax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
-    adcx rax, r9
-    adox rbp, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
-    adcx rax, r8
-    adox r12, rax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
-    adcx rax, r9
-    adox r13, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
-    adcx rax, r8
-    adox r14, rax
-    mov edx, 0
-    adcx r9, rdx
-    adox r10, r9
-    mov rdx, rbx
-    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
-    xor r11d, r11d
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
-    adox rbx, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
-    adcx rax, r8
-    adox rbp, rax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
-    adcx rax, r9
-    adox r12, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
-    adcx rax, r8
-    adox r13, rax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
-    adcx rax, r9
-    adox r14, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
-    adcx rax, r8
-    adox r10, rax
-    mov edx, 0
-    adcx r9, rdx
-    adox r11, r9
-    mov rdx, rbp
-    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
-    xor rbx, rbx
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
-    adox rbp, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
-    adcx rax, r8
-    adox r12, rax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
-    adcx rax, r9
-    adox r13, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
-    adcx rax, r8
-    adox r14, rax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
-    adcx rax, r9
-    adox r10, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
-    adcx rax, r8
-    adox r11, rax
-    mov edx, 0
-    adcx r9, rdx
-    adox rbx, r9
-    mov rdx, r12
-    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
-    xor rbp, rbp
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
-    adox r12, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
-    adcx rax, r8
-    adox r13, rax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
-    adcx rax, r9
-    adox r14, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
-    adcx rax, r8
-    adox r10, rax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
-    adcx rax, r9
-    adox r11, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
-    adcx rax, r8
-    adox rbx, rax
-    mov edx, 0
-    adcx r9, rdx
-    adox rbp, r9
     mov rdx, r13
     imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
-    xor r12d, r12d
+    xor eax, eax
     mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
     adox r13, rax
     mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
@@ -1496,12 +1628,6 @@ c2lab_fp2_sqr:
     mov edx, 0
     adcx r9, rdx
     adox r12, r9
-    add r14, qword ptr [rsp + 144]
-    adc r10, qword ptr [rsp + 152]
-    adc r11, qword ptr [rsp + 160]
-    adc rbx, qword ptr [rsp + 168]
-    adc rbp, qword ptr [rsp + 176]
-    adc r12, qword ptr [rsp + 184]
     mov r13, r14
     sub r13, qword ptr [rip + c2lab_fp2_consts + 0]
     mov rax, r10
@@ -1526,180 +1652,6 @@ c2lab_fp2_sqr:
     mov qword ptr [rdi + 32], rdx
     cmovc r15, r12
     mov qword ptr [rdi + 40], r15
-    mov r10, qword ptr [rsp + 192]
-    mov r11, qword ptr [rsp + 200]
-    mov rbx, qword ptr [rsp + 208]
-    mov rbp, qword ptr [rsp + 216]
-    mov r12, qword ptr [rsp + 224]
-    mov r13, qword ptr [rsp + 232]
-    mov rdx, r10
-    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
-    xor r14d, r14d
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
-    adox r10, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
-    adcx rax, r8
-    adox r11, rax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
-    adcx rax, r9
-    adox rbx, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
-    adcx rax, r8
-    adox rbp, rax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
-    adcx rax, r9
-    adox r12, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
-    adcx rax, r8
-    adox r13, rax
-    mov edx, 0
-    adcx r9, rdx
-    adox r14, r9
-    mov rdx, r11
-    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
-    xor r10d, r10d
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
-    adox r11, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
-    adcx rax, r8
-    adox rbx, rax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
-    adcx rax, r9
-    adox rbp, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
-    adcx rax, r8
-    adox r12, rax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
-    adcx rax, r9
-    adox r13, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
-    adcx rax, r8
-    adox r14, rax
-    mov edx, 0
-    adcx r9, rdx
-    adox r10, r9
-    mov rdx, rbx
-    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
-    xor r11d, r11d
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
-    adox rbx, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
-    adcx rax, r8
-    adox rbp, rax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
-    adcx rax, r9
-    adox r12, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
-    adcx rax, r8
-    adox r13, rax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
-    adcx rax, r9
-    adox r14, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
-    adcx rax, r8
-    adox r10, rax
-    mov edx, 0
-    adcx r9, rdx
-    adox r11, r9
-    mov rdx, rbp
-    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
-    xor rbx, rbx
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
-    adox rbp, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
-    adcx rax, r8
-    adox r12, rax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
-    adcx rax, r9
-    adox r13, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
-    adcx rax, r8
-    adox r14, rax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
-    adcx rax, r9
-    adox r10, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
-    adcx rax, r8
-    adox r11, rax
-    mov edx, 0
-    adcx r9, rdx
-    adox rbx, r9
-    mov rdx, r12
-    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
-    xor rbp, rbp
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
-    adox r12, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
-    adcx rax, r8
-    adox r13, rax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
-    adcx rax, r9
-    adox r14, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
-    adcx rax, r8
-    adox r10, rax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
-    adcx rax, r9
-    adox r11, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
-    adcx rax, r8
-    adox rbx, rax
-    mov edx, 0
-    adcx r9, rdx
-    adox rbp, r9
-    mov rdx, r13
-    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
-    xor r12d, r12d
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
-    adox r13, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
-    adcx rax, r8
-    adox r14, rax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
-    adcx rax, r9
-    adox r10, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
-    adcx rax, r8
-    adox r11, rax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
-    adcx rax, r9
-    adox rbx, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
-    adcx rax, r8
-    adox rbp, rax
-    mov edx, 0
-    adcx r9, rdx
-    adox r12, r9
-    add r14, qword ptr [rsp + 240]
-    adc r10, qword ptr [rsp + 248]
-    adc r11, qword ptr [rsp + 256]
-    adc rbx, qword ptr [rsp + 264]
-    adc rbp, qword ptr [rsp + 272]
-    adc r12, qword ptr [rsp + 280]
-    mov r13, r14
-    sub r13, qword ptr [rip + c2lab_fp2_consts + 0]
-    mov rax, r10
-    sbb rax, qword ptr [rip + c2lab_fp2_consts + 8]
-    mov r8, r11
-    sbb r8, qword ptr [rip + c2lab_fp2_consts + 16]
-    mov r9, rbx
-    sbb r9, qword ptr [rip + c2lab_fp2_consts + 24]
-    mov rdx, rbp
-    sbb rdx, qword ptr [rip + c2lab_fp2_consts + 32]
-    mov r15, r12
-    sbb r15, qword ptr [rip + c2lab_fp2_consts + 40]
-    cmovc r13, r14
-    mov qword ptr [rdi + 48], r13
-    cmovc rax, r10
-    mov qword ptr [rdi + 56], rax
-    cmovc r8, r11
-    mov qword ptr [rdi + 64], r8
-    cmovc r9, rbx
-    mov qword ptr [rdi + 72], r9
-    cmovc rdx, rbp
-    mov qword ptr [rdi + 80], rdx
-    cmovc r15, r12
-    mov qword ptr [rdi + 88], r15
     add rsp, 384
     .cfi_adjust_cfa_offset -384
     pop r15
