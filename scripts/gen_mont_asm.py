@@ -169,50 +169,35 @@ def gen_inline(n):
 
 
 def gen_add_sub(n):
-    """Modular addition and subtraction as single asm blocks, writing the result to memory.
+    """Modular addition and subtraction as single asm blocks with the result in registers.
     Written in asm because GCC, once the adc/sbb intrinsics are inlined into large tower
-    functions, parks the carry flag in a byte register between limbs and spills heavily."""
+    functions, parks the carry flag in a byte register between limbs and spills heavily.
+    The conditional correction by p uses pdep (BMI2), which leaves the flags alone:
+    pdep x, m, [p + 8j] is p_j when m = -1 and 0 when m = 0, inside a running adc chain."""
     s = [f"%[s{j}]" for j in range(n)]
-    add = []
+    add = [f"movq {8 * j}(%[a]), {s[j]}" for j in range(n)]
+    add += [f"{'addq' if j == 0 else 'adcq'} {8 * j}(%[b]), {s[j]}" for j in range(n)]  # < 2p: no carry out
+    add += [f"{'subq' if j == 0 else 'sbbq'} {8 * j}(%[p]), {s[j]}" for j in range(n)]
+    sub = [f"movq {8 * j}(%[a]), {s[j]}" for j in range(n)]
+    sub += [f"{'subq' if j == 0 else 'sbbq'} {8 * j}(%[b]), {s[j]}" for j in range(n)]
+    fix = ["sbbq %[m], %[m]"]  # m = -1 on borrow: add p back
     for j in range(n):
-        add.append(f"movq {8 * j}(%[a]), {s[j]}")
-    for j in range(n):
-        add.append(f"{'addq' if j == 0 else 'adcq'} {8 * j}(%[b]), {s[j]}")
-    # r = s - p limb by limb; CF = borrow (s < p) survives the movs
-    for j in range(n):
-        add.append(f"movq {s[j]}, %[t]")
-        add.append(f"{'subq' if j == 0 else 'sbbq'} {8 * j}(%[p]), %[t]")
-        add.append(f"movq %[t], {8 * j}(%[r])")
-    for j in range(n):  # borrow: the sum was already reduced
-        add.append(f"movq {8 * j}(%[r]), %[t]")
-        add.append(f"cmovcq {s[j]}, %[t]")
-        add.append(f"movq %[t], {8 * j}(%[r])")
-    sub = []
-    for j in range(n):
-        sub.append(f"movq {8 * j}(%[a]), {s[j]}")
-    for j in range(n):
-        sub.append(f"{'subq' if j == 0 else 'sbbq'} {8 * j}(%[b]), {s[j]}")
-    sub.append("sbbq %[m], %[m]")  # m = -1 on borrow
-    for j in range(n):  # r = s + p
-        sub.append(f"movq {s[j]}, %[t]")
-        sub.append(f"{'addq' if j == 0 else 'adcq'} {8 * j}(%[p]), %[t]")
-        sub.append(f"movq %[t], {8 * j}(%[r])")
-    sub.append("testq %[m], %[m]")
-    for j in range(n):  # no borrow: r = s
-        sub.append(f"movq {8 * j}(%[r]), %[t]")
-        sub.append(f"cmovzq {s[j]}, %[t]")
-        sub.append(f"movq %[t], {8 * j}(%[r])")
+        fix.append(f"pdepq {8 * j}(%[p]), %[m], %[x]")
+        fix.append(f"{'addq' if j == 0 else 'adcq'} %[x], {s[j]}")
+    add += fix
+    sub += fix
 
-    def func(name, body, extra):
-        outs = [f'[s{j}] "=&r"(s{j})' for j in range(n)] + ['[t] "=&r"(t)'] + extra
-        return ([f"inline void {name}(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p) noexcept {{",
-                 "    uint64_t " + ", ".join(f"s{j}" for j in range(n)) + ", t" + (", m" if extra else "") + ";",
-                 "    __asm__ volatile("]
+    def func(name, body):
+        outs = [f'[s{j}] "=&r"(r[{j}])' for j in range(n)] + ['[m] "=&r"(m)', '[x] "=&r"(x)']
+        return ([f"inline std::array<uint64_t, {n}> {name}(const uint64_t* a, const uint64_t* b, const uint64_t* p) noexcept {{",
+                 f"    std::array<uint64_t, {n}> r;",
+                 "    uint64_t m, x;",
+                 "    __asm__("]
                 + [f'        "{x}\\n\\t"' for x in body]
                 + ["        : " + ", ".join(outs),
-                   '        : [r] "r"(r), [a] "r"(a), [b] "r"(b), [p] "r"(p)',
-                   '        : "cc", "memory");', "}", ""])
-    return func(f"mod_add_{n}_inline", add, []) + func(f"mod_sub_{n}_inline", sub, ['[m] "=&r"(m)'])
+                   '        : [a] "r"(a), [b] "r"(b), [p] "r"(p)',
+                   '        : "cc", "memory");', "    return r;", "}", ""])
+    return func(f"mod_add_{n}_inline", add) + func(f"mod_sub_{n}_inline", sub)
 
 
 # ---- Fp2 = Fp[u]/(u^2+1) multiplication and squaring with lazy reduction ----------------
@@ -395,7 +380,7 @@ def main():
     with open(os.path.join(outdir, "mont_mul_x86_64_inline.hpp"), "w") as f:
         text = gen_inline(4)
         tail = "}  // namespace c2lab::ff::detail\n"
-        extra = ["// (a + b) mod p and (a - b) mod p for a, b < p < 2^(64N-1), written to r (r may alias a or b).", ""]
+        extra = ["// (a + b) mod p and (a - b) mod p for a, b < p < 2^(64N-1); need BMI2 (pdep).", ""]
         for n in (4, 6):
             extra += gen_add_sub(n)
         f.write(text.replace(tail, "\n".join(extra) + tail))

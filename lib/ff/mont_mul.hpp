@@ -7,7 +7,8 @@
 //
 // Both paths compute the same function and are tested against each other. The same
 // holds for modular addition and subtraction (mod_add, mod_sub): asm blocks for 4 and 6
-// limbs, adc/sbb intrinsics elsewhere on x86-64, portable loops at compile time.
+// limbs where the compiler targets BMI2 (the default -march=x86-64-v3 does), adc/sbb
+// intrinsics elsewhere on x86-64, portable loops at compile time.
 #pragma once
 
 #include <type_traits>
@@ -67,13 +68,9 @@ namespace c2lab::ff {
 template <size_t N>
 constexpr limbs<N> mod_add(const limbs<N>& a, const limbs<N>& b, const limbs<N>& p) noexcept {
     if (std::is_constant_evaluated()) return add_mod_portable(a, b, p);
-#if defined(C2LAB_HAVE_X86_ASM)
-    if constexpr (N == 4 || N == 6) {
-        limbs<N> r;
-        if constexpr (N == 4) detail::mod_add_4_inline(r.data(), a.data(), b.data(), p.data());
-        else detail::mod_add_6_inline(r.data(), a.data(), b.data(), p.data());
-        return r;
-    }
+#if defined(C2LAB_HAVE_X86_ASM) && defined(__BMI2__)
+    if constexpr (N == 4) return detail::mod_add_4_inline(a.data(), b.data(), p.data());
+    if constexpr (N == 6) return detail::mod_add_6_inline(a.data(), b.data(), p.data());
 #endif
     return add_mod(a, b, p);
 }
@@ -81,13 +78,9 @@ constexpr limbs<N> mod_add(const limbs<N>& a, const limbs<N>& b, const limbs<N>&
 template <size_t N>
 constexpr limbs<N> mod_sub(const limbs<N>& a, const limbs<N>& b, const limbs<N>& p) noexcept {
     if (std::is_constant_evaluated()) return sub_mod_portable(a, b, p);
-#if defined(C2LAB_HAVE_X86_ASM)
-    if constexpr (N == 4 || N == 6) {
-        limbs<N> r;
-        if constexpr (N == 4) detail::mod_sub_4_inline(r.data(), a.data(), b.data(), p.data());
-        else detail::mod_sub_6_inline(r.data(), a.data(), b.data(), p.data());
-        return r;
-    }
+#if defined(C2LAB_HAVE_X86_ASM) && defined(__BMI2__)
+    if constexpr (N == 4) return detail::mod_sub_4_inline(a.data(), b.data(), p.data());
+    if constexpr (N == 6) return detail::mod_sub_6_inline(a.data(), b.data(), p.data());
 #endif
     return sub_mod(a, b, p);
 }

@@ -157,11 +157,12 @@ inline std::array<uint64_t, 4> mont_mul_4_inline(const uint64_t* a, const uint64
     return {r0, r1, r2, r3};
 }
 
-// (a + b) mod p and (a - b) mod p for a, b < p < 2^(64N-1), written to r (r may alias a or b).
+// (a + b) mod p and (a - b) mod p for a, b < p < 2^(64N-1); need BMI2 (pdep).
 
-inline void mod_add_4_inline(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p) noexcept {
-    uint64_t s0, s1, s2, s3, t;
-    __asm__ volatile(
+inline std::array<uint64_t, 4> mod_add_4_inline(const uint64_t* a, const uint64_t* b, const uint64_t* p) noexcept {
+    std::array<uint64_t, 4> r;
+    uint64_t m, x;
+    __asm__(
         "movq 0(%[a]), %[s0]\n\t"
         "movq 8(%[a]), %[s1]\n\t"
         "movq 16(%[a]), %[s2]\n\t"
@@ -170,38 +171,29 @@ inline void mod_add_4_inline(uint64_t* r, const uint64_t* a, const uint64_t* b, 
         "adcq 8(%[b]), %[s1]\n\t"
         "adcq 16(%[b]), %[s2]\n\t"
         "adcq 24(%[b]), %[s3]\n\t"
-        "movq %[s0], %[t]\n\t"
-        "subq 0(%[p]), %[t]\n\t"
-        "movq %[t], 0(%[r])\n\t"
-        "movq %[s1], %[t]\n\t"
-        "sbbq 8(%[p]), %[t]\n\t"
-        "movq %[t], 8(%[r])\n\t"
-        "movq %[s2], %[t]\n\t"
-        "sbbq 16(%[p]), %[t]\n\t"
-        "movq %[t], 16(%[r])\n\t"
-        "movq %[s3], %[t]\n\t"
-        "sbbq 24(%[p]), %[t]\n\t"
-        "movq %[t], 24(%[r])\n\t"
-        "movq 0(%[r]), %[t]\n\t"
-        "cmovcq %[s0], %[t]\n\t"
-        "movq %[t], 0(%[r])\n\t"
-        "movq 8(%[r]), %[t]\n\t"
-        "cmovcq %[s1], %[t]\n\t"
-        "movq %[t], 8(%[r])\n\t"
-        "movq 16(%[r]), %[t]\n\t"
-        "cmovcq %[s2], %[t]\n\t"
-        "movq %[t], 16(%[r])\n\t"
-        "movq 24(%[r]), %[t]\n\t"
-        "cmovcq %[s3], %[t]\n\t"
-        "movq %[t], 24(%[r])\n\t"
-        : [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3), [t] "=&r"(t)
-        : [r] "r"(r), [a] "r"(a), [b] "r"(b), [p] "r"(p)
+        "subq 0(%[p]), %[s0]\n\t"
+        "sbbq 8(%[p]), %[s1]\n\t"
+        "sbbq 16(%[p]), %[s2]\n\t"
+        "sbbq 24(%[p]), %[s3]\n\t"
+        "sbbq %[m], %[m]\n\t"
+        "pdepq 0(%[p]), %[m], %[x]\n\t"
+        "addq %[x], %[s0]\n\t"
+        "pdepq 8(%[p]), %[m], %[x]\n\t"
+        "adcq %[x], %[s1]\n\t"
+        "pdepq 16(%[p]), %[m], %[x]\n\t"
+        "adcq %[x], %[s2]\n\t"
+        "pdepq 24(%[p]), %[m], %[x]\n\t"
+        "adcq %[x], %[s3]\n\t"
+        : [s0] "=&r"(r[0]), [s1] "=&r"(r[1]), [s2] "=&r"(r[2]), [s3] "=&r"(r[3]), [m] "=&r"(m), [x] "=&r"(x)
+        : [a] "r"(a), [b] "r"(b), [p] "r"(p)
         : "cc", "memory");
+    return r;
 }
 
-inline void mod_sub_4_inline(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p) noexcept {
-    uint64_t s0, s1, s2, s3, t, m;
-    __asm__ volatile(
+inline std::array<uint64_t, 4> mod_sub_4_inline(const uint64_t* a, const uint64_t* b, const uint64_t* p) noexcept {
+    std::array<uint64_t, 4> r;
+    uint64_t m, x;
+    __asm__(
         "movq 0(%[a]), %[s0]\n\t"
         "movq 8(%[a]), %[s1]\n\t"
         "movq 16(%[a]), %[s2]\n\t"
@@ -211,39 +203,24 @@ inline void mod_sub_4_inline(uint64_t* r, const uint64_t* a, const uint64_t* b, 
         "sbbq 16(%[b]), %[s2]\n\t"
         "sbbq 24(%[b]), %[s3]\n\t"
         "sbbq %[m], %[m]\n\t"
-        "movq %[s0], %[t]\n\t"
-        "addq 0(%[p]), %[t]\n\t"
-        "movq %[t], 0(%[r])\n\t"
-        "movq %[s1], %[t]\n\t"
-        "adcq 8(%[p]), %[t]\n\t"
-        "movq %[t], 8(%[r])\n\t"
-        "movq %[s2], %[t]\n\t"
-        "adcq 16(%[p]), %[t]\n\t"
-        "movq %[t], 16(%[r])\n\t"
-        "movq %[s3], %[t]\n\t"
-        "adcq 24(%[p]), %[t]\n\t"
-        "movq %[t], 24(%[r])\n\t"
-        "testq %[m], %[m]\n\t"
-        "movq 0(%[r]), %[t]\n\t"
-        "cmovzq %[s0], %[t]\n\t"
-        "movq %[t], 0(%[r])\n\t"
-        "movq 8(%[r]), %[t]\n\t"
-        "cmovzq %[s1], %[t]\n\t"
-        "movq %[t], 8(%[r])\n\t"
-        "movq 16(%[r]), %[t]\n\t"
-        "cmovzq %[s2], %[t]\n\t"
-        "movq %[t], 16(%[r])\n\t"
-        "movq 24(%[r]), %[t]\n\t"
-        "cmovzq %[s3], %[t]\n\t"
-        "movq %[t], 24(%[r])\n\t"
-        : [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3), [t] "=&r"(t), [m] "=&r"(m)
-        : [r] "r"(r), [a] "r"(a), [b] "r"(b), [p] "r"(p)
+        "pdepq 0(%[p]), %[m], %[x]\n\t"
+        "addq %[x], %[s0]\n\t"
+        "pdepq 8(%[p]), %[m], %[x]\n\t"
+        "adcq %[x], %[s1]\n\t"
+        "pdepq 16(%[p]), %[m], %[x]\n\t"
+        "adcq %[x], %[s2]\n\t"
+        "pdepq 24(%[p]), %[m], %[x]\n\t"
+        "adcq %[x], %[s3]\n\t"
+        : [s0] "=&r"(r[0]), [s1] "=&r"(r[1]), [s2] "=&r"(r[2]), [s3] "=&r"(r[3]), [m] "=&r"(m), [x] "=&r"(x)
+        : [a] "r"(a), [b] "r"(b), [p] "r"(p)
         : "cc", "memory");
+    return r;
 }
 
-inline void mod_add_6_inline(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p) noexcept {
-    uint64_t s0, s1, s2, s3, s4, s5, t;
-    __asm__ volatile(
+inline std::array<uint64_t, 6> mod_add_6_inline(const uint64_t* a, const uint64_t* b, const uint64_t* p) noexcept {
+    std::array<uint64_t, 6> r;
+    uint64_t m, x;
+    __asm__(
         "movq 0(%[a]), %[s0]\n\t"
         "movq 8(%[a]), %[s1]\n\t"
         "movq 16(%[a]), %[s2]\n\t"
@@ -256,50 +233,35 @@ inline void mod_add_6_inline(uint64_t* r, const uint64_t* a, const uint64_t* b, 
         "adcq 24(%[b]), %[s3]\n\t"
         "adcq 32(%[b]), %[s4]\n\t"
         "adcq 40(%[b]), %[s5]\n\t"
-        "movq %[s0], %[t]\n\t"
-        "subq 0(%[p]), %[t]\n\t"
-        "movq %[t], 0(%[r])\n\t"
-        "movq %[s1], %[t]\n\t"
-        "sbbq 8(%[p]), %[t]\n\t"
-        "movq %[t], 8(%[r])\n\t"
-        "movq %[s2], %[t]\n\t"
-        "sbbq 16(%[p]), %[t]\n\t"
-        "movq %[t], 16(%[r])\n\t"
-        "movq %[s3], %[t]\n\t"
-        "sbbq 24(%[p]), %[t]\n\t"
-        "movq %[t], 24(%[r])\n\t"
-        "movq %[s4], %[t]\n\t"
-        "sbbq 32(%[p]), %[t]\n\t"
-        "movq %[t], 32(%[r])\n\t"
-        "movq %[s5], %[t]\n\t"
-        "sbbq 40(%[p]), %[t]\n\t"
-        "movq %[t], 40(%[r])\n\t"
-        "movq 0(%[r]), %[t]\n\t"
-        "cmovcq %[s0], %[t]\n\t"
-        "movq %[t], 0(%[r])\n\t"
-        "movq 8(%[r]), %[t]\n\t"
-        "cmovcq %[s1], %[t]\n\t"
-        "movq %[t], 8(%[r])\n\t"
-        "movq 16(%[r]), %[t]\n\t"
-        "cmovcq %[s2], %[t]\n\t"
-        "movq %[t], 16(%[r])\n\t"
-        "movq 24(%[r]), %[t]\n\t"
-        "cmovcq %[s3], %[t]\n\t"
-        "movq %[t], 24(%[r])\n\t"
-        "movq 32(%[r]), %[t]\n\t"
-        "cmovcq %[s4], %[t]\n\t"
-        "movq %[t], 32(%[r])\n\t"
-        "movq 40(%[r]), %[t]\n\t"
-        "cmovcq %[s5], %[t]\n\t"
-        "movq %[t], 40(%[r])\n\t"
-        : [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3), [s4] "=&r"(s4), [s5] "=&r"(s5), [t] "=&r"(t)
-        : [r] "r"(r), [a] "r"(a), [b] "r"(b), [p] "r"(p)
+        "subq 0(%[p]), %[s0]\n\t"
+        "sbbq 8(%[p]), %[s1]\n\t"
+        "sbbq 16(%[p]), %[s2]\n\t"
+        "sbbq 24(%[p]), %[s3]\n\t"
+        "sbbq 32(%[p]), %[s4]\n\t"
+        "sbbq 40(%[p]), %[s5]\n\t"
+        "sbbq %[m], %[m]\n\t"
+        "pdepq 0(%[p]), %[m], %[x]\n\t"
+        "addq %[x], %[s0]\n\t"
+        "pdepq 8(%[p]), %[m], %[x]\n\t"
+        "adcq %[x], %[s1]\n\t"
+        "pdepq 16(%[p]), %[m], %[x]\n\t"
+        "adcq %[x], %[s2]\n\t"
+        "pdepq 24(%[p]), %[m], %[x]\n\t"
+        "adcq %[x], %[s3]\n\t"
+        "pdepq 32(%[p]), %[m], %[x]\n\t"
+        "adcq %[x], %[s4]\n\t"
+        "pdepq 40(%[p]), %[m], %[x]\n\t"
+        "adcq %[x], %[s5]\n\t"
+        : [s0] "=&r"(r[0]), [s1] "=&r"(r[1]), [s2] "=&r"(r[2]), [s3] "=&r"(r[3]), [s4] "=&r"(r[4]), [s5] "=&r"(r[5]), [m] "=&r"(m), [x] "=&r"(x)
+        : [a] "r"(a), [b] "r"(b), [p] "r"(p)
         : "cc", "memory");
+    return r;
 }
 
-inline void mod_sub_6_inline(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p) noexcept {
-    uint64_t s0, s1, s2, s3, s4, s5, t, m;
-    __asm__ volatile(
+inline std::array<uint64_t, 6> mod_sub_6_inline(const uint64_t* a, const uint64_t* b, const uint64_t* p) noexcept {
+    std::array<uint64_t, 6> r;
+    uint64_t m, x;
+    __asm__(
         "movq 0(%[a]), %[s0]\n\t"
         "movq 8(%[a]), %[s1]\n\t"
         "movq 16(%[a]), %[s2]\n\t"
@@ -313,45 +275,21 @@ inline void mod_sub_6_inline(uint64_t* r, const uint64_t* a, const uint64_t* b, 
         "sbbq 32(%[b]), %[s4]\n\t"
         "sbbq 40(%[b]), %[s5]\n\t"
         "sbbq %[m], %[m]\n\t"
-        "movq %[s0], %[t]\n\t"
-        "addq 0(%[p]), %[t]\n\t"
-        "movq %[t], 0(%[r])\n\t"
-        "movq %[s1], %[t]\n\t"
-        "adcq 8(%[p]), %[t]\n\t"
-        "movq %[t], 8(%[r])\n\t"
-        "movq %[s2], %[t]\n\t"
-        "adcq 16(%[p]), %[t]\n\t"
-        "movq %[t], 16(%[r])\n\t"
-        "movq %[s3], %[t]\n\t"
-        "adcq 24(%[p]), %[t]\n\t"
-        "movq %[t], 24(%[r])\n\t"
-        "movq %[s4], %[t]\n\t"
-        "adcq 32(%[p]), %[t]\n\t"
-        "movq %[t], 32(%[r])\n\t"
-        "movq %[s5], %[t]\n\t"
-        "adcq 40(%[p]), %[t]\n\t"
-        "movq %[t], 40(%[r])\n\t"
-        "testq %[m], %[m]\n\t"
-        "movq 0(%[r]), %[t]\n\t"
-        "cmovzq %[s0], %[t]\n\t"
-        "movq %[t], 0(%[r])\n\t"
-        "movq 8(%[r]), %[t]\n\t"
-        "cmovzq %[s1], %[t]\n\t"
-        "movq %[t], 8(%[r])\n\t"
-        "movq 16(%[r]), %[t]\n\t"
-        "cmovzq %[s2], %[t]\n\t"
-        "movq %[t], 16(%[r])\n\t"
-        "movq 24(%[r]), %[t]\n\t"
-        "cmovzq %[s3], %[t]\n\t"
-        "movq %[t], 24(%[r])\n\t"
-        "movq 32(%[r]), %[t]\n\t"
-        "cmovzq %[s4], %[t]\n\t"
-        "movq %[t], 32(%[r])\n\t"
-        "movq 40(%[r]), %[t]\n\t"
-        "cmovzq %[s5], %[t]\n\t"
-        "movq %[t], 40(%[r])\n\t"
-        : [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3), [s4] "=&r"(s4), [s5] "=&r"(s5), [t] "=&r"(t), [m] "=&r"(m)
-        : [r] "r"(r), [a] "r"(a), [b] "r"(b), [p] "r"(p)
+        "pdepq 0(%[p]), %[m], %[x]\n\t"
+        "addq %[x], %[s0]\n\t"
+        "pdepq 8(%[p]), %[m], %[x]\n\t"
+        "adcq %[x], %[s1]\n\t"
+        "pdepq 16(%[p]), %[m], %[x]\n\t"
+        "adcq %[x], %[s2]\n\t"
+        "pdepq 24(%[p]), %[m], %[x]\n\t"
+        "adcq %[x], %[s3]\n\t"
+        "pdepq 32(%[p]), %[m], %[x]\n\t"
+        "adcq %[x], %[s4]\n\t"
+        "pdepq 40(%[p]), %[m], %[x]\n\t"
+        "adcq %[x], %[s5]\n\t"
+        : [s0] "=&r"(r[0]), [s1] "=&r"(r[1]), [s2] "=&r"(r[2]), [s3] "=&r"(r[3]), [s4] "=&r"(r[4]), [s5] "=&r"(r[5]), [m] "=&r"(m), [x] "=&r"(x)
+        : [a] "r"(a), [b] "r"(b), [p] "r"(p)
         : "cc", "memory");
+    return r;
 }
 }  // namespace c2lab::ff::detail
