@@ -92,15 +92,18 @@ TYPED_TEST(msm_suite, special_scalars) {
 
 TYPED_TEST(msm_suite, equal_points_negations_and_identities) {
     using C = TypeParam;
+    for (bucket_add mode : {bucket_add::xyzz, bucket_add::batch_affine}) {
+    SCOPED_TRACE(mode == bucket_add::xyzz ? "xyzz buckets" : "batched affine buckets");
+    const msm_config cfg{window_policy::fixed(4), 0, mode};
     rng g(102);
     const size_t n = 40;
     auto base = random_points<C>(1, g)[0];
     // All points equal: every bucket addition hits P + P (the doubling branch).
     std::vector<ec::affine<C>> same(n, base);
     auto ks = random_scalars(n, g);
-    expect_msm_matches_naive<C>(same, ks, {}, "all-equal points");
+    expect_msm_matches_naive<C>(same, ks, cfg, "all-equal points");
     std::vector<fr> equal_ks(n, ks[0]);
-    expect_msm_matches_naive<C>(same, equal_ks, {}, "all-equal points and scalars");
+    expect_msm_matches_naive<C>(same, equal_ks, cfg, "all-equal points and scalars");
     // Points and their negations with equal scalars cancel (P + (-P) in one bucket).
     auto pts = random_points<C>(n / 2, g);
     std::vector<ec::affine<C>> pm;
@@ -111,18 +114,40 @@ TYPED_TEST(msm_suite, equal_points_negations_and_identities) {
         pm_ks.push_back(ks[i]);
         pm_ks.push_back(ks[i]);
     }
-    EXPECT_TRUE(msm<C>(pm, pm_ks).is_identity());
+    EXPECT_TRUE(msm<C>(pm, pm_ks, cfg).is_identity());
     // ... and with random scalars they do not.
     auto pm_rand = random_scalars(pm.size(), g);
-    expect_msm_matches_naive<C>(pm, pm_rand, {}, "points and negations");
+    expect_msm_matches_naive<C>(pm, pm_rand, cfg, "points and negations");
     // A point with scalar k and its negation with scalar r - k: 2 k P.
     std::vector<ec::affine<C>> two = {pts[0], -pts[0]};
     std::vector<fr> two_ks = {ks[0], fr::zero() - ks[0]};
-    EXPECT_EQ(msm<C>(two, two_ks), (pts[0].to_jacobian() * ks[0]).dbl());
+    EXPECT_EQ(msm<C>(two, two_ks, cfg), (pts[0].to_jacobian() * ks[0]).dbl());
     // Identity points among the inputs are skipped.
     auto with_id = random_points<C>(n, g);
     for (size_t i = 0; i < n; i += 5) with_id[i] = ec::affine<C>::identity();
-    expect_msm_matches_naive<C>(with_id, ks, {}, "identity points");
+    expect_msm_matches_naive<C>(with_id, ks, cfg, "identity points");
+    }
+}
+
+// The batched affine buckets against the naive sum where batches fill, conflict and retry:
+// small windows (many points per bucket, batches of 16) and the sizes of a real window.
+TYPED_TEST(msm_suite, batched_affine_buckets_against_naive) {
+    using C = TypeParam;
+    rng g(108);
+    const size_t n = is_g2<C> ? 300 : 1500;
+    auto pts = random_points<C>(n, g);
+    auto ks = random_scalars(n, g);
+    for (unsigned c : {1u, 2u, 5u, 9u}) {
+        expect_msm_matches_naive<C>(pts, ks, {window_policy::fixed(c), 1, bucket_add::batch_affine},
+                                    "batch_affine c=" + std::to_string(c));
+    }
+    // automatic picks batches at this size with a 9-bit window (256 buckets, >= 1024 points)
+    auto want = msm_naive<C>(pts, ks);
+    EXPECT_EQ(msm<C>(pts, ks, {window_policy::fixed(9), 2, bucket_add::automatic}), want);
+    // a few distinct points repeated many times: most batch slots conflict
+    std::vector<ec::affine<C>> rep(n);
+    for (size_t i = 0; i < n; ++i) rep[i] = pts[i % 3];
+    expect_msm_matches_naive<C>(rep, ks, {window_policy::fixed(5), 1, bucket_add::batch_affine}, "repeated points");
 }
 
 TYPED_TEST(msm_suite, every_window_policy) {

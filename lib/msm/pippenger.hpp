@@ -30,9 +30,15 @@
 
 namespace c2lab::msm {
 
+// How points go into buckets: xyzz + affine mixed additions (8M + 2S each), or affine
+// buckets with additions batched over one shared inversion (about 6M each); automatic picks
+// the batches where buckets are large enough for them to pay.
+enum class bucket_add { automatic, xyzz, batch_affine };
+
 struct msm_config {
     window_policy window = window_policy::ln();  // the msm_window flag; default bellperson's rule
     unsigned threads = 0;                        // 0: the caller's arena (all cores by default)
+    enum bucket_add bucket_add = bucket_add::automatic;
 };
 
 // sum_i scalars[i] * points[i]. Throws c2lab::error (bad_input) when the sizes differ.
