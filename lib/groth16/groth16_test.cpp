@@ -1,0 +1,412 @@
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <openssl/evp.h>
+
+#include "ec/encoding.hpp"
+#include "groth16/params_file.hpp"
+#include "groth16/proof.hpp"
+#include "groth16/prover.hpp"
+#include "groth16/setup.hpp"
+#include "groth16/verifier.hpp"
+#include "r1cs/constraint_matrices.hpp"
+#include "r1cs/proving_assignment.hpp"
+#include "r1cs/test_circuits.hpp"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define C2LAB_G16_SMALL 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define C2LAB_G16_SMALL 1
+#endif
+#endif
+
+namespace {
+
+using namespace c2lab;
+using namespace c2lab::groth16;
+using r1cs::constraint_matrices;
+using r1cs::hash_chain;
+using r1cs::proving_assignment;
+using r1cs::variable;
+
+#ifdef C2LAB_G16_SMALL
+const std::vector<size_t> chain_sizes = {1, 5, 100};
+#else
+const std::vector<size_t> chain_sizes = {1, 5, 100, 1000};
+#endif
+
+fr small(uint64_t x) { return fr::from_u64(x); }
+
+template <class I, class Circuit>
+constraint_matrices<I> matrices(const Circuit& c) {
+    constraint_matrices<I> cs;
+    c.synthesize(cs);
+    cs.enforce_input_constraints();
+    return cs;
+}
+template <class I, class Circuit>
+proving_assignment<I> assignment(const Circuit& c) {
+    proving_assignment<I> pa;
+    c.synthesize(pa);
+    pa.enforce_input_constraints();
+    return pa;
+}
+
+hash_chain chain(size_t steps, uint64_t x0 = 3, uint64_t k = 7) { return hash_chain{steps, small(k), small(x0)}; }
+
+template <class E>
+errc kind_of(E&& f) {
+    try {
+        f();
+    } catch (const c2lab::error& e) {
+        return e.kind();
+    }
+    ADD_FAILURE() << "no c2lab::error thrown";
+    return errc::internal;
+}
+template <class E>
+std::string message_of(E&& f) {
+    try {
+        f();
+    } catch (const c2lab::error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+// A hand-made circuit for the densities (values: a0 = 3, a1 = 5, a2 = a3 = 15, x = 45, a4 = 135):
+//   a0 * a1 = a2
+//   (a2 + 0*a3) * (a0 + 0*a4) = x    a3, a4 in A / B only with zero coefficients
+//   one * a2 = a3                    a3 appears only in C
+//   a0 * x = a4                      an input in B
+//   a1 * one = a1                    the one in B
+// a_aux density: a0 a1 a2 set, a3 a4 clear; b_aux: a0 a1 a2 set, a3 a4 clear; b_input: both.
+struct density_circuit {
+    template <class CS>
+    void synthesize(CS& cs) const {
+        using lc = typename CS::lc_type;
+        auto a0 = cs.alloc([] { return "a0"; }, [] { return small(3); });
+        auto a1 = cs.alloc([] { return "a1"; }, [] { return small(5); });
+        auto a2 = cs.alloc([] { return "a2"; }, [] { return small(15); });
+        auto a3 = cs.alloc([] { return "a3"; }, [] { return small(15); });
+        auto x = cs.alloc_input([] { return "x"; }, [] { return small(45); });
+        auto a4 = cs.alloc([] { return "a4"; }, [] { return small(135); });
+        auto one = CS::one();
+        cs.enforce([] { return "c1"; }, [&](lc l) { return l + a0; }, [&](lc l) { return l + a1; },
+                   [&](lc l) { return l + a2; });
+        cs.enforce([] { return "c2"; }, [&](lc l) { return l + a2 + fr::zero() * a3; },
+                   [&](lc l) { return l + a0 + fr::zero() * a4; }, [&](lc l) { return l + x; });
+        cs.enforce([] { return "c3"; }, [&](lc l) { return l + one; }, [&](lc l) { return l + a2; },
+                   [&](lc l) { return l + a3; });
+        cs.enforce([] { return "c4"; }, [&](lc l) { return l + a0; }, [&](lc l) { return l + x; },
+                   [&](lc l) { return l + a4; });
+        cs.enforce([] { return "c5"; }, [&](lc l) { return l + a1; }, [&](lc l) { return l + one; },
+                   [&](lc l) { return l + a1; });
+    }
+};
+
+g1_affine plus_generator(const g1_affine& p) { return (p.to_jacobian() + g1_affine::generator()).to_affine(); }
+g2_affine plus_generator(const g2_affine& p) { return (p.to_jacobian() + g2_affine::generator()).to_affine(); }
+
+template <class I>
+class groth16_indexers : public ::testing::Test {};
+using indexer_types = ::testing::Types<r1cs::vec_indexer, r1cs::smallvec_indexer<1>, r1cs::smallvec_indexer<2>,
+                                       r1cs::smallvec_indexer<4>>;
+TYPED_TEST_SUITE(groth16_indexers, indexer_types);
+
+TYPED_TEST(groth16_indexers, hash_chain_proofs_verify_and_wrong_inputs_do_not) {
+    for (size_t steps : chain_sizes) {
+        SCOPED_TRACE("steps " + std::to_string(steps));
+        rng g(1000 + steps);
+        const hash_chain c = chain(steps);
+        const auto params = generate_parameters(matrices<TypeParam>(c), g);
+        const auto pa = assignment<TypeParam>(c);
+        EXPECT_EQ(params.a.size(), pa.num_inputs() + pa.a_aux_density().count());
+        EXPECT_EQ(params.b_g1.size(), pa.b_input_density().count() + pa.b_aux_density().count());
+        const proof p = create_proof(params, pa, fr::random(g), fr::random(g));
+        const auto pvk = prepare_verifying_key(params.vk);
+        const fr out = hash_chain::output(small(3), small(7), steps);
+        ASSERT_EQ(pa.input_assignment()[1], out);
+        EXPECT_TRUE(verify_proof(pvk, p, std::vector<fr>{out}));
+        EXPECT_FALSE(verify_proof(pvk, p, std::vector<fr>{out + fr::one()}));
+    }
+}
+
+TYPED_TEST(groth16_indexers, densities_with_unused_and_zero_coefficient_variables) {
+    rng g(77);
+    const density_circuit c;
+    const auto cs = matrices<TypeParam>(c);
+    const auto pa = assignment<TypeParam>(c);
+    EXPECT_EQ(pa.a_aux_density().count(), 3u);
+    EXPECT_FALSE(pa.a_aux_density().test(3));
+    EXPECT_FALSE(pa.a_aux_density().test(4));
+    EXPECT_EQ(pa.b_aux_density().count(), 3u);
+    EXPECT_EQ(pa.b_input_density().count(), 2u);
+    const auto params = generate_parameters(cs, g);
+    EXPECT_EQ(params.a.size(), 2u + 3u);
+    EXPECT_EQ(params.b_g1.size(), 2u + 3u);
+    EXPECT_EQ(params.b_g2.size(), 2u + 3u);
+    const proof p = create_proof(params, pa, fr::random(g), fr::random(g));
+    const auto pvk = prepare_verifying_key(params.vk);
+    EXPECT_TRUE(verify_proof(pvk, p, std::vector<fr>{small(45)}));
+    EXPECT_FALSE(verify_proof(pvk, p, std::vector<fr>{small(46)}));
+}
+
+// tau = 1 = omega^0 (insecure, but Groth16 is complete for any toxic waste): L_0(1) = 1 and
+// every other Lagrange coefficient is 0, so every variable outside row 0 has u_j = v_j = 0:
+// identity query points whose density bits are set. They must be stored (bellperson would
+// drop them and the counts would no longer match the prover's densities).
+TEST(groth16, identity_query_points_with_density_set_are_kept) {
+    rng g(5);
+    const density_circuit c;
+    const auto cs = matrices<r1cs::vec_indexer>(c);
+    const auto pa = assignment<r1cs::vec_indexer>(c);
+    toxic_waste tw = toxic_waste::random(g);
+    tw.tau = fr::one();
+    const auto params = generate_parameters(cs, tw);
+    size_t identities = 0;
+    for (const auto& q : params.a) identities += q.is_identity() ? 1 : 0;
+    EXPECT_GE(identities, 2u);
+    size_t b_identities = 0;
+    for (const auto& q : params.b_g2) b_identities += q.is_identity() ? 1 : 0;
+    EXPECT_GE(b_identities, 2u);
+    EXPECT_EQ(params.a.size(), pa.num_inputs() + pa.a_aux_density().count());
+    EXPECT_EQ(params.b_g2.size(), pa.b_input_density().count() + pa.b_aux_density().count());
+    const proof p = create_proof(params, pa, fr::random(g), fr::random(g));
+    EXPECT_TRUE(verify_proof(prepare_verifying_key(params.vk), p, std::vector<fr>{small(45)}));
+}
+
+// One shared setup for the format and tamper tests.
+struct shared_case {
+    hash_chain circuit = chain(40);
+    parameters params;
+    proving_assignment<r1cs::vec_indexer> pa;
+    proof p;
+    fr out;
+    static const shared_case& get() {
+        static const shared_case s = [] {
+            shared_case s;
+            rng g(2024);
+            s.params = generate_parameters(matrices<r1cs::vec_indexer>(s.circuit), g);
+            s.pa = assignment<r1cs::vec_indexer>(s.circuit);
+            s.p = create_proof(s.params, s.pa, fr::random(g), fr::random(g));
+            s.out = hash_chain::output(small(3), small(7), 40);
+            return s;
+        }();
+        return s;
+    }
+};
+
+TEST(groth16, tampered_proofs_are_rejected) {
+    const auto& s = shared_case::get();
+    const auto pvk = prepare_verifying_key(s.params.vk);
+    const std::vector<fr> x{s.out};
+    ASSERT_TRUE(verify_proof(pvk, s.p, x));
+    proof t = s.p;
+    t.a = plus_generator(t.a);
+    EXPECT_FALSE(verify_proof(pvk, t, x));
+    t = s.p;
+    t.b = plus_generator(t.b);
+    EXPECT_FALSE(verify_proof(pvk, t, x));
+    t = s.p;
+    t.c = plus_generator(t.c);
+    EXPECT_FALSE(verify_proof(pvk, t, x));
+    t = s.p;
+    std::swap(t.a, t.c);
+    EXPECT_FALSE(verify_proof(pvk, t, x));
+    EXPECT_EQ(kind_of([&] { verify_proof(pvk, s.p, std::vector<fr>{}); }), errc::bad_input);
+    EXPECT_EQ(kind_of([&] { verify_proof(pvk, s.p, std::vector<fr>{s.out, s.out}); }), errc::bad_input);
+}
+
+TEST(groth16, proof_under_other_parameters_is_rejected) {
+    const auto& s = shared_case::get();
+    rng g(99);
+    // Same shape, other toxic waste: a valid proof for those parameters, not for s's.
+    const auto other = generate_parameters(matrices<r1cs::vec_indexer>(s.circuit), g);
+    const proof p2 = create_proof(other, s.pa, fr::random(g), fr::random(g));
+    EXPECT_TRUE(verify_proof(prepare_verifying_key(other.vk), p2, std::vector<fr>{s.out}));
+    EXPECT_FALSE(verify_proof(prepare_verifying_key(s.params.vk), p2, std::vector<fr>{s.out}));
+    // Another circuit (different constant) under s's parameters: same shape, wrong statement.
+    const hash_chain c3 = chain(40, 3, 8);
+    const auto pa3 = assignment<r1cs::vec_indexer>(c3);
+    const proof p3 = create_proof(s.params, pa3, fr::random(g), fr::random(g));
+    EXPECT_FALSE(verify_proof(prepare_verifying_key(s.params.vk), p3, std::vector<fr>{pa3.input_assignment()[1]}));
+    // A circuit of another size does not fit the parameters at all.
+    const auto pa4 = assignment<r1cs::vec_indexer>(chain(300));
+    EXPECT_EQ(kind_of([&] { create_proof(s.params, pa4, fr::one(), fr::one()); }), errc::bad_input);
+    proving_assignment<r1cs::vec_indexer> unfinished;
+    s.circuit.synthesize(unfinished);
+    EXPECT_EQ(kind_of([&] { create_proof(s.params, unfinished, fr::one(), fr::one()); }), errc::bad_input);
+}
+
+TEST(groth16, setup_refuses_matrices_without_input_constraints) {
+    constraint_matrices<r1cs::vec_indexer> cs;
+    chain(4).synthesize(cs);
+    rng g(1);
+    EXPECT_EQ(kind_of([&] { generate_parameters(cs, g); }), errc::bad_input);
+    toxic_waste tw = toxic_waste::random(g);
+    tw.delta = fr::zero();
+    cs.enforce_input_constraints();
+    EXPECT_EQ(kind_of([&] { generate_parameters(cs, tw); }), errc::bad_input);
+}
+
+TEST(groth16, b_g2_serial_and_parallel_give_the_same_verifying_proof) {
+    const auto& s = shared_case::get();
+    const auto pvk = prepare_verifying_key(s.params.vk);
+    const fr r = small(11), t = small(13);
+    prover_config serial, par;
+    serial.b_g2 = b_g2_msm::serial;
+    par.b_g2 = parse_b_g2_msm("parallel");
+    stage_report rep_s, rep_p;
+    const proof ps = create_proof(s.params, s.pa, r, t, serial, &rep_s);
+    const proof pp = create_proof(s.params, s.pa, r, t, par, &rep_p);
+    EXPECT_EQ(ps, pp);
+    EXPECT_TRUE(verify_proof(pvk, ps, std::vector<fr>{s.out}));
+    for (const char* stage : {"ntt", "msm_h", "msm_l", "msm_a", "msm_b_g1", "msm_b_g2", "assemble"}) {
+        EXPECT_GE(rep_s.ms(stage), 0) << stage;
+        EXPECT_GE(rep_p.ms(stage), 0) << stage;
+        EXPECT_NE(rep_s.table().find(stage), std::string::npos) << stage;
+    }
+    EXPECT_EQ(rep_s.stages().size(), 7u);
+    const auto j = rep_p.to_json();
+    EXPECT_EQ(j["stages"].size(), 7u);
+    EXPECT_EQ(j["stages"][0]["name"], "ntt");
+    EXPECT_TRUE(j.contains("total_ms"));
+    EXPECT_EQ(kind_of([] { parse_b_g2_msm("both"); }), errc::bad_input);
+    EXPECT_EQ(to_string(b_g2_msm::parallel), "parallel");
+}
+
+TEST(groth16, proof_bytes_round_trip_and_malformed_bytes_are_refused) {
+    const auto& s = shared_case::get();
+    const auto bytes = encode_proof(s.p);
+    ASSERT_EQ(bytes.size(), 192u);
+    EXPECT_EQ(decode_proof(bytes), s.p);
+    std::vector<uint8_t> v(bytes.begin(), bytes.end());
+    EXPECT_EQ(kind_of([&] { decode_proof(std::span<const uint8_t>(v).first(191)); }), errc::bad_length);
+    v.push_back(0);
+    EXPECT_EQ(kind_of([&] { decode_proof(v); }), errc::bad_length);
+    v.pop_back();
+    // Compression flag cleared on B: bad flags, and the message names B.
+    auto w = v;
+    w[48] &= 0x7f;
+    EXPECT_EQ(kind_of([&] { decode_proof(w); }), errc::bad_flags);
+    EXPECT_NE(message_of([&] { decode_proof(w); }).find("proof element B"), std::string::npos);
+    // Off the curve: change C's x until x^3 + 4 is not a square.
+    bool found = false;
+    for (int d = 1; d < 64 && !found; ++d) {
+        w = v;
+        w[191] ^= static_cast<uint8_t>(d);
+        try {
+            decode_proof(w);
+        } catch (const c2lab::error& e) {
+            if (e.kind() == errc::not_on_curve) {
+                found = true;
+                EXPECT_NE(std::string(e.what()).find("proof element C"), std::string::npos) << e.what();
+            }
+        }
+    }
+    EXPECT_TRUE(found);
+    // Infinity flag with nonzero bits on A.
+    w = v;
+    w[0] |= 0x40;
+    EXPECT_NE(kind_of([&] { decode_proof(w); }), errc::internal);
+}
+
+TEST(groth16, verifying_key_round_trip) {
+    const auto& s = shared_case::get();
+    const auto bytes = encode_verifying_key(s.params.vk);
+    EXPECT_EQ(bytes.size(), 96u * 3 + 192u * 3 + 4 + 96u * s.params.vk.ic.size());
+    EXPECT_EQ(bytes[96 * 3 + 192 * 3 + 3], s.params.vk.ic.size());  // u32 big-endian count
+    const auto vk = decode_verifying_key(bytes);
+    EXPECT_EQ(vk, s.params.vk);
+    EXPECT_TRUE(verify_proof(prepare_verifying_key(vk), s.p, std::vector<fr>{s.out}));
+    std::vector<uint8_t> cut(bytes.begin(), bytes.end() - 1);
+    EXPECT_EQ(kind_of([&] { decode_verifying_key(cut); }), errc::bad_length);
+    auto bad = bytes;
+    bad[96 * 2 + 192 + 100] ^= 1;  // inside gamma_g2 (after alpha_g1, beta_g1, beta_g2)
+    EXPECT_NE(message_of([&] { decode_verifying_key(bad); }).find("gamma_g2"), std::string::npos);
+}
+
+std::string temp_dir() {
+    auto d = std::filesystem::temp_directory_path() / ("c2lab_g16_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(d);
+    return d.string();
+}
+std::vector<uint8_t> slurp(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(f), {}};
+}
+void spit(const std::string& path, const std::vector<uint8_t>& b) {
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    f.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+}
+void rehash(std::vector<uint8_t>& b) {
+    unsigned len = 0;
+    EVP_Digest(b.data(), b.size() - 32, b.data() + b.size() - 32, &len, EVP_sha256(), nullptr);
+}
+
+TEST(groth16, params_file_round_trip_and_refusals) {
+    const auto& s = shared_case::get();
+    const std::string dir = temp_dir();
+    const std::string path = dir + "/params.bin";
+    write_parameters(path, s.params);
+    const parameters loaded = read_parameters(path);
+    EXPECT_EQ(loaded, s.params);
+    const proof p = create_proof(loaded, s.pa, small(5), small(6));
+    EXPECT_TRUE(verify_proof(prepare_verifying_key(loaded.vk), p, std::vector<fr>{s.out}));
+    // Overwriting is atomic and leaves no temporary file behind.
+    write_parameters(path, s.params);
+    EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator{}), 1);
+
+    const auto good = slurp(path);
+    const std::string bad = dir + "/bad.bin";
+    auto refused = [&](const std::vector<uint8_t>& bytes, errc want, const std::string& words) {
+        spit(bad, bytes);
+        try {
+            read_parameters(bad);
+            ADD_FAILURE() << "accepted: " << words;
+        } catch (const c2lab::error& e) {
+            EXPECT_EQ(e.kind(), want) << e.what();
+            EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find(bad), std::string::npos) << e.what();
+        }
+    };
+    refused(std::vector<uint8_t>(good.begin(), good.end() - 1), errc::bad_input, "truncated");
+    refused(std::vector<uint8_t>(good.begin(), good.begin() + 50), errc::bad_input, "truncated");
+    refused(std::vector<uint8_t>(good.begin(), good.begin() + 4), errc::bad_input, "truncated");
+    auto t = good;
+    t.push_back(0);
+    refused(t, errc::bad_input, "trailing");
+    t = good;
+    t[good.size() / 2] ^= 0x10;
+    refused(t, errc::bad_input, "checksum");
+    t = good;
+    t[0] = 'X';
+    refused(t, errc::bad_input, "magic");
+    t = good;
+    t[8] = 2;
+    refused(t, errc::bad_input, "version");
+    t = good;
+    t[16 + 8 * 3] ^= 1;  // h count
+    refused(t, errc::bad_input, "inconsistent counts");
+    // A point off the curve, with a valid checksum: the last coordinate limb of the last
+    // b_g2 point changed.
+    t = good;
+    t[t.size() - 32 - 8] ^= 1;
+    rehash(t);
+    refused(t, errc::bad_input, "b_g2[");
+    // The file cannot be opened.
+    EXPECT_EQ(kind_of([&] { read_parameters(dir + "/missing.bin"); }), errc::io);
+    EXPECT_EQ(kind_of([&] { write_parameters(dir + "/no/such/dir/p.bin", s.params); }), errc::io);
+    std::filesystem::remove_all(dir);
+}
+
+}  // namespace

@@ -1,0 +1,341 @@
+#include "groth16/params_file.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <limits>
+#include <span>
+#include <vector>
+
+#include <openssl/evp.h>
+
+#include "core/error.hpp"
+#include "core/parallel.hpp"
+
+namespace c2lab::groth16 {
+
+namespace {
+
+using ff::fp;
+constexpr size_t g1_bytes = 96, g2_bytes = 192, digest_bytes = 32;
+constexpr size_t n_counts = 9;
+
+std::string sys_error() { return std::strerror(errno); }
+
+// ---- writing ------------------------------------------------------------------------
+
+class hashing_writer {
+public:
+    hashing_writer(int fd, const std::string& path) : fd_(fd), path_(path), ctx_(EVP_MD_CTX_new()) {
+        if (!ctx_ || EVP_DigestInit_ex(ctx_, EVP_sha256(), nullptr) != 1)
+            throw error(errc::internal, "write_parameters: cannot start SHA-256");
+        buf_.reserve(capacity);
+    }
+    ~hashing_writer() { EVP_MD_CTX_free(ctx_); }
+    hashing_writer(const hashing_writer&) = delete;
+    hashing_writer& operator=(const hashing_writer&) = delete;
+
+    void put(const void* data, size_t len) {
+        const auto* p = static_cast<const uint8_t*>(data);
+        buf_.insert(buf_.end(), p, p + len);
+        if (buf_.size() >= capacity) flush();
+    }
+    void put_u32(uint32_t x) {
+        uint8_t b[4];
+        for (int i = 0; i < 4; ++i) b[i] = static_cast<uint8_t>(x >> (8 * i));
+        put(b, 4);
+    }
+    void put_u64(uint64_t x) {
+        uint8_t b[8];
+        for (int i = 0; i < 8; ++i) b[i] = static_cast<uint8_t>(x >> (8 * i));
+        put(b, 8);
+    }
+    void put_fp(const fp& x) {
+        for (uint64_t limb : x.mont) put_u64(limb);
+    }
+    void put(const g1_affine& p) {
+        put_fp(p.x);
+        put_fp(p.y);
+    }
+    void put(const g2_affine& p) {
+        put_fp(p.x.c0);
+        put_fp(p.x.c1);
+        put_fp(p.y.c0);
+        put_fp(p.y.c1);
+    }
+    template <class P>
+    void put_all(const std::vector<P>& ps) {
+        for (const auto& p : ps) put(p);
+    }
+    // Writes the buffered bytes and the digest of everything.
+    void finish() {
+        flush();
+        uint8_t md[EVP_MAX_MD_SIZE];
+        unsigned len = 0;
+        if (EVP_DigestFinal_ex(ctx_, md, &len) != 1 || len != digest_bytes)
+            throw error(errc::internal, "write_parameters: SHA-256 failed");
+        write_raw(md, len);
+    }
+
+private:
+    static constexpr size_t capacity = size_t{1} << 20;
+    void flush() {
+        if (buf_.empty()) return;
+        if (EVP_DigestUpdate(ctx_, buf_.data(), buf_.size()) != 1)
+            throw error(errc::internal, "write_parameters: SHA-256 failed");
+        write_raw(buf_.data(), buf_.size());
+        buf_.clear();
+    }
+    void write_raw(const uint8_t* p, size_t len) {
+        while (len > 0) {
+            ssize_t w = ::write(fd_, p, len);
+            if (w < 0) {
+                if (errno == EINTR) continue;
+                throw error(errc::io, "write_parameters: cannot write " + path_ + ": " + sys_error());
+            }
+            p += w;
+            len -= static_cast<size_t>(w);
+        }
+    }
+    int fd_;
+    const std::string& path_;
+    EVP_MD_CTX* ctx_;
+    std::vector<uint8_t> buf_;
+};
+
+std::string directory_of(const std::string& path) {
+    auto slash = path.find_last_of('/');
+    if (slash == std::string::npos) return ".";
+    if (slash == 0) return "/";
+    return path.substr(0, slash);
+}
+
+// ---- reading ------------------------------------------------------------------------
+
+class mapped_file {
+public:
+    explicit mapped_file(const std::string& path) {
+        int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) throw error(errc::io, "read_parameters: cannot open " + path + ": " + sys_error());
+        struct stat st {};
+        if (::fstat(fd, &st) != 0) {
+            std::string e = sys_error();
+            ::close(fd);
+            throw error(errc::io, "read_parameters: cannot stat " + path + ": " + e);
+        }
+        size_ = static_cast<size_t>(st.st_size);
+        if (size_ > 0) {
+            void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+            if (p == MAP_FAILED) {
+                std::string e = sys_error();
+                ::close(fd);
+                throw error(errc::io, "read_parameters: cannot map " + path + ": " + e);
+            }
+            data_ = static_cast<const uint8_t*>(p);
+        }
+        ::close(fd);
+    }
+    ~mapped_file() {
+        if (data_) ::munmap(const_cast<uint8_t*>(data_), size_);
+    }
+    mapped_file(const mapped_file&) = delete;
+    mapped_file& operator=(const mapped_file&) = delete;
+    std::span<const uint8_t> bytes() const noexcept { return {data_, size_}; }
+
+private:
+    const uint8_t* data_ = nullptr;
+    size_t size_ = 0;
+};
+
+uint64_t get_u64(const uint8_t* p) noexcept {
+    uint64_t x = 0;
+    for (int i = 7; i >= 0; --i) x = (x << 8) | p[i];
+    return x;
+}
+uint32_t get_u32(const uint8_t* p) noexcept {
+    uint32_t x = 0;
+    for (int i = 3; i >= 0; --i) x = (x << 8) | p[i];
+    return x;
+}
+
+// false when the limbs are not below p.
+bool get_fp(const uint8_t* p, fp& out) noexcept {
+    fp::repr r;
+    for (size_t i = 0; i < r.size(); ++i) r[i] = get_u64(p + 8 * i);
+    if (!fp::is_canonical(r)) return false;
+    out = fp::from_mont(r);
+    return true;
+}
+
+enum class point_problem { none, non_canonical, not_on_curve };
+
+point_problem get_point(const uint8_t* p, g1_affine& out) noexcept {
+    if (!get_fp(p, out.x) || !get_fp(p + 48, out.y)) return point_problem::non_canonical;
+    return out.is_on_curve() ? point_problem::none : point_problem::not_on_curve;
+}
+point_problem get_point(const uint8_t* p, g2_affine& out) noexcept {
+    if (!get_fp(p, out.x.c0) || !get_fp(p + 48, out.x.c1) || !get_fp(p + 96, out.y.c0) || !get_fp(p + 144, out.y.c1))
+        return point_problem::non_canonical;
+    return out.is_on_curve() ? point_problem::none : point_problem::not_on_curve;
+}
+
+[[noreturn]] void bad(const std::string& path, const std::string& what) {
+    throw error(errc::bad_input, "read_parameters: " + path + ": " + what);
+}
+
+template <class P>
+void read_points(const std::string& path, const char* name, const uint8_t*& at, size_t count, std::vector<P>& out) {
+    constexpr size_t bytes = sizeof(typename P::field) == sizeof(fp) ? g1_bytes : g2_bytes;
+    out.resize(count);
+    const uint8_t* base = at;
+    std::atomic<size_t> first_bad{std::numeric_limits<size_t>::max()};
+    parallel::for_chunks(count, 1024, [&](size_t lo, size_t hi) {
+        for (size_t i = lo; i < hi; ++i) {
+            point_problem pr = get_point(base + i * bytes, out[i]);
+            if (pr != point_problem::none) {
+                size_t cur = first_bad.load();
+                while (i < cur && !first_bad.compare_exchange_weak(cur, i)) {
+                }
+                return;
+            }
+        }
+    });
+    at += count * bytes;
+    size_t i = first_bad.load();
+    if (i != std::numeric_limits<size_t>::max()) {
+        // The first bad point, whichever chunk found it: decode it again to name the problem.
+        P tmp;
+        point_problem pr = get_point(base + i * bytes, tmp);
+        bad(path, std::string("point ") + name + "[" + std::to_string(i) + "] " +
+                      (pr == point_problem::non_canonical ? "has a coordinate not below p" : "is not on the curve"));
+    }
+}
+
+template <class P>
+P read_vk_point(const std::string& path, const char* name, const uint8_t*& at) {
+    std::vector<P> one;
+    read_points(path, name, at, 1, one);
+    bool ok;
+    if constexpr (sizeof(typename P::field) == sizeof(fp))
+        ok = ec::g1_in_subgroup(one[0]);
+    else
+        ok = ec::g2_in_subgroup(one[0]);
+    if (!ok) bad(path, std::string("verifying key point ") + name + " is not in the prime-order subgroup");
+    return one[0];
+}
+
+}  // namespace
+
+void write_parameters(const std::string& path, const parameters& params) {
+    const std::string dir = directory_of(path);
+    std::string tmp = path + ".tmp.XXXXXX";
+    int fd = ::mkstemp(tmp.data());
+    if (fd < 0) throw error(errc::io, "write_parameters: cannot create a temporary file beside " + path + ": " + sys_error());
+    try {
+        {
+            hashing_writer w(fd, tmp);
+            w.put(params_file_magic, sizeof params_file_magic);
+            w.put_u32(params_file_version);
+            w.put_u32(0);
+            const auto& vk = params.vk;
+            for (uint64_t c : {uint64_t(params.domain_size()), uint64_t(params.num_inputs()), uint64_t(params.num_aux()),
+                               uint64_t(params.h.size()), uint64_t(params.l.size()), uint64_t(params.a.size()),
+                               uint64_t(params.b_g1.size()), uint64_t(params.b_g2.size()), uint64_t(vk.ic.size())})
+                w.put_u64(c);
+            w.put(vk.alpha_g1);
+            w.put(vk.beta_g1);
+            w.put(vk.beta_g2);
+            w.put(vk.gamma_g2);
+            w.put(vk.delta_g1);
+            w.put(vk.delta_g2);
+            w.put_all(vk.ic);
+            w.put_all(params.h);
+            w.put_all(params.l);
+            w.put_all(params.a);
+            w.put_all(params.b_g1);
+            w.put_all(params.b_g2);
+            w.finish();
+        }
+        if (::fsync(fd) != 0) throw error(errc::io, "write_parameters: cannot fsync " + tmp + ": " + sys_error());
+        int rc = ::close(fd);
+        fd = -1;
+        if (rc != 0) throw error(errc::io, "write_parameters: cannot close " + tmp + ": " + sys_error());
+        if (::rename(tmp.c_str(), path.c_str()) != 0)
+            throw error(errc::io, "write_parameters: cannot rename " + tmp + " to " + path + ": " + sys_error());
+    } catch (...) {
+        if (fd >= 0) ::close(fd);
+        ::unlink(tmp.c_str());
+        throw;
+    }
+    int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        (void)::fsync(dfd);  // best effort: the rename is durable once the directory is
+        ::close(dfd);
+    }
+}
+
+parameters read_parameters(const std::string& path) {
+    const mapped_file file(path);
+    const auto bytes = file.bytes();
+    const size_t size = bytes.size();
+    if (size < sizeof params_file_magic)
+        bad(path, "truncated: " + std::to_string(size) + " bytes, not even the magic");
+    if (std::memcmp(bytes.data(), params_file_magic, sizeof params_file_magic) != 0)
+        bad(path, "bad magic (not a C2LABPRM parameters file)");
+    if (size < params_file_header_bytes + digest_bytes)
+        bad(path, "truncated: " + std::to_string(size) + " bytes, shorter than the header");
+    const uint32_t version = get_u32(bytes.data() + 8);
+    if (version != params_file_version)
+        bad(path, "unsupported version " + std::to_string(version) + " (this build reads version " +
+                      std::to_string(params_file_version) + ")");
+    uint64_t c[n_counts];
+    for (size_t i = 0; i < n_counts; ++i) c[i] = get_u64(bytes.data() + 16 + 8 * i);
+    const uint64_t n = c[0], ni = c[1], na = c[2], nh = c[3], nl = c[4], n_a = c[5], nb1 = c[6], nb2 = c[7],
+                   nic = c[8];
+    // Every count is bounded by the file size before any arithmetic on it.
+    for (size_t i = 0; i < n_counts; ++i)
+        if (c[i] > size) bad(path, "inconsistent counts: count " + std::to_string(i) + " is " + std::to_string(c[i]) +
+                                       ", more than the file has bytes");
+    if (n == 0 || (n & (n - 1)) != 0) bad(path, "inconsistent counts: domain size " + std::to_string(n) + " is not a power of two");
+    if (nh != n - 1) bad(path, "inconsistent counts: h has " + std::to_string(nh) + " points for a domain of " + std::to_string(n));
+    if (ni == 0 || nic != ni) bad(path, "inconsistent counts: ic has " + std::to_string(nic) + " points for " + std::to_string(ni) + " inputs");
+    if (nl != na) bad(path, "inconsistent counts: l has " + std::to_string(nl) + " points for " + std::to_string(na) + " aux variables");
+    if (n_a < ni || n_a > ni + na) bad(path, "inconsistent counts: a has " + std::to_string(n_a) + " points");
+    if (nb1 != nb2 || nb1 > ni + na)
+        bad(path, "inconsistent counts: b_g1 has " + std::to_string(nb1) + " points, b_g2 " + std::to_string(nb2));
+    const uint64_t expect = params_file_header_bytes + 3 * g1_bytes + 3 * g2_bytes +
+                            g1_bytes * (nic + nh + nl + n_a + nb1) + g2_bytes * nb2 + digest_bytes;
+    if (size < expect) bad(path, "truncated: " + std::to_string(size) + " bytes, the counts need " + std::to_string(expect));
+    if (size > expect) bad(path, "trailing bytes: " + std::to_string(size) + " bytes, the counts need " + std::to_string(expect));
+
+    uint8_t md[EVP_MAX_MD_SIZE];
+    unsigned md_len = 0;
+    if (EVP_Digest(bytes.data(), size - digest_bytes, md, &md_len, EVP_sha256(), nullptr) != 1 || md_len != digest_bytes)
+        throw error(errc::internal, "read_parameters: SHA-256 failed");
+    if (std::memcmp(md, bytes.data() + size - digest_bytes, digest_bytes) != 0)
+        bad(path, "checksum mismatch (SHA-256 of the contents differs from the stored one)");
+
+    parameters p;
+    const uint8_t* at = bytes.data() + params_file_header_bytes;
+    auto& vk = p.vk;
+    vk.alpha_g1 = read_vk_point<g1_affine>(path, "alpha_g1", at);
+    vk.beta_g1 = read_vk_point<g1_affine>(path, "beta_g1", at);
+    vk.beta_g2 = read_vk_point<g2_affine>(path, "beta_g2", at);
+    vk.gamma_g2 = read_vk_point<g2_affine>(path, "gamma_g2", at);
+    vk.delta_g1 = read_vk_point<g1_affine>(path, "delta_g1", at);
+    vk.delta_g2 = read_vk_point<g2_affine>(path, "delta_g2", at);
+    read_points(path, "ic", at, nic, vk.ic);
+    read_points(path, "h", at, nh, p.h);
+    read_points(path, "l", at, nl, p.l);
+    read_points(path, "a", at, n_a, p.a);
+    read_points(path, "b_g1", at, nb1, p.b_g1);
+    read_points(path, "b_g2", at, nb2, p.b_g2);
+    return p;
+}
+
+}  // namespace c2lab::groth16

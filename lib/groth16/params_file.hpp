@@ -1,0 +1,48 @@
+// The c2lab parameters file: a versioned binary form of groth16::parameters that loads fast.
+//
+// Layout, version 1 (all integers little-endian):
+//
+//   offset  size  field
+//   0       8     magic "C2LABPRM"
+//   8       4     u32 version (1)
+//   12      4     u32 reserved (0)
+//   16      8*9   u64 counts: n (domain size, a power of two), num_inputs, num_aux,
+//                 h, l, a, b_g1, b_g2, ic (the number of points in each vector)
+//   88      ...   vk: alpha_g1, beta_g1, beta_g2, gamma_g2, delta_g1, delta_g2
+//           ...   ic, h, l, a, b_g1 (G1 points), b_g2 (G2 points)
+//   end-32  32    SHA-256 of every byte before it
+//
+// Points are raw Montgomery limbs (the in-memory form; no conversion on load): a G1 point
+// is x then y, each 6 u64 limbs (96 bytes); a G2 point is x.c0, x.c1, y.c0, y.c1 (192
+// bytes). The identity is all zeros. Counts must satisfy h = n - 1, l = num_aux,
+// ic = num_inputs, num_inputs <= a <= num_inputs + num_aux, b_g1 = b_g2 <= num_inputs +
+// num_aux, and the file size must be exactly what they imply.
+//
+// On load every limb vector is checked to be below p (canonical Montgomery form) and every
+// point to be on its curve; the six vk points are also subgroup-checked. The query points
+// are not subgroup-checked (that would cost about as much as the MSMs): the checksum
+// guards against corruption, not against a malicious file.
+//
+// write_parameters writes atomically: a temporary file in the same directory, fsync,
+// rename over path, fsync of the directory. read_parameters maps the file (mmap) and throws
+// c2lab::error naming the path and the problem: errc::io (cannot open/read/write),
+// errc::bad_input (truncated, trailing bytes, bad magic, unsupported version, inconsistent
+// counts, checksum mismatch, non-canonical coordinates, a point off its curve or, for the
+// vk, outside the subgroup).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "groth16/keys.hpp"
+
+namespace c2lab::groth16 {
+
+inline constexpr char params_file_magic[8] = {'C', '2', 'L', 'A', 'B', 'P', 'R', 'M'};
+inline constexpr uint32_t params_file_version = 1;
+inline constexpr size_t params_file_header_bytes = 88;
+
+void write_parameters(const std::string& path, const parameters& params);
+parameters read_parameters(const std::string& path);
+
+}  // namespace c2lab::groth16

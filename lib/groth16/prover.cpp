@@ -1,0 +1,114 @@
+#include "groth16/prover.hpp"
+
+#include <chrono>
+#include <string>
+
+#include <tbb/task_group.h>
+
+#include "core/error.hpp"
+#include "poly/h_poly.hpp"
+
+namespace c2lab::groth16 {
+
+b_g2_msm parse_b_g2_msm(std::string_view name) {
+    if (name == "serial") return b_g2_msm::serial;
+    if (name == "parallel") return b_g2_msm::parallel;
+    throw error(errc::bad_input, "b_g2_msm: unknown variant '" + std::string(name) + "' (expected serial or parallel)");
+}
+
+std::string_view to_string(b_g2_msm m) noexcept { return m == b_g2_msm::serial ? "serial" : "parallel"; }
+
+namespace {
+
+void expect(bool ok, const std::string& what) {
+    if (!ok) throw error(errc::bad_input, "create_proof: " + what);
+}
+std::string sz(size_t n) { return std::to_string(n); }
+
+}  // namespace
+
+proof create_proof(const parameters& params, const witness_view& w, const fr& r, const fr& s,
+                   const prover_config& cfg, stage_report* report) {
+    const size_t ni = w.input_assignment.size(), na = w.aux_assignment.size();
+    const size_t m = w.a.size();
+    expect(w.b.size() == m && w.c.size() == m, "a, b, c have different lengths");
+    expect(ni == params.num_inputs(), sz(ni) + " inputs, parameters for " + sz(params.num_inputs()));
+    expect(na == params.num_aux(), sz(na) + " aux variables, parameters for " + sz(params.num_aux()));
+    expect(m >= ni, "fewer constraints than inputs (input constraints missing)");
+    size_t n = 1;
+    while (n < m) n <<= 1;
+    expect(n == params.domain_size(),
+           sz(m) + " constraints need a domain of " + sz(n) + ", parameters have " + sz(params.domain_size()));
+    expect(w.a_aux_density.size() == na && w.b_aux_density.size() == na && w.b_input_density.size() == ni,
+           "density bitmaps do not match the assignment");
+    const size_t a_aux = w.a_aux_density.count(), b_in = w.b_input_density.count(), b_aux = w.b_aux_density.count();
+    expect(params.a.size() == ni + a_aux,
+           "A query has " + sz(params.a.size()) + " points, the densities select " + sz(ni + a_aux));
+    expect(params.b_g1.size() == b_in + b_aux && params.b_g2.size() == b_in + b_aux,
+           "B queries have " + sz(params.b_g1.size()) + " (G1) and " + sz(params.b_g2.size()) +
+               " (G2) points, the densities select " + sz(b_in + b_aux));
+
+    using J1 = ec::g1_jacobian;
+    using J2 = ec::g2_jacobian;
+    std::span<const g1_affine> a_q(params.a), b1_q(params.b_g1);
+    std::span<const g2_affine> b2_q(params.b_g2);
+
+    J2 b2 = J2::identity();
+    double b2_ms = 0;
+    auto run_b_g2 = [&] {
+        auto t0 = std::chrono::steady_clock::now();
+        b2 = msm::msm_filtered_bases<ec::g2_curve>(b2_q.first(b_in), w.b_input_density, w.input_assignment, cfg.msm) +
+             msm::msm_filtered_bases<ec::g2_curve>(b2_q.subspan(b_in), w.b_aux_density, w.aux_assignment, cfg.msm);
+        b2_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    };
+    tbb::task_group g2_group;
+    if (cfg.b_g2 == b_g2_msm::parallel) g2_group.run(run_b_g2);
+
+    J1 h_acc, l_acc, a_acc, b1_acc;
+    try {
+        std::vector<fr> h;
+        {
+            scoped_stage t(report, "ntt");
+            h = poly::compute_h(std::vector<fr>(w.a.begin(), w.a.end()), std::vector<fr>(w.b.begin(), w.b.end()),
+                                std::vector<fr>(w.c.begin(), w.c.end()), cfg.ntt);
+        }
+        {
+            scoped_stage t(report, "msm_h");
+            h_acc = msm::msm<ec::g1_curve>(params.h, h, cfg.msm);
+        }
+        {
+            scoped_stage t(report, "msm_l");
+            l_acc = msm::msm<ec::g1_curve>(params.l, w.aux_assignment, cfg.msm);
+        }
+        {
+            scoped_stage t(report, "msm_a");
+            a_acc = msm::msm<ec::g1_curve>(a_q.first(ni), w.input_assignment, cfg.msm) +
+                    msm::msm_filtered_bases<ec::g1_curve>(a_q.subspan(ni), w.a_aux_density, w.aux_assignment, cfg.msm);
+        }
+        {
+            scoped_stage t(report, "msm_b_g1");
+            b1_acc =
+                msm::msm_filtered_bases<ec::g1_curve>(b1_q.first(b_in), w.b_input_density, w.input_assignment, cfg.msm) +
+                msm::msm_filtered_bases<ec::g1_curve>(b1_q.subspan(b_in), w.b_aux_density, w.aux_assignment, cfg.msm);
+        }
+    } catch (...) {
+        g2_group.wait();
+        throw;
+    }
+    if (cfg.b_g2 == b_g2_msm::parallel)
+        g2_group.wait();  // rethrows an exception of the G2 task
+    else
+        run_b_g2();
+    if (report) report->add("msm_b_g2", b2_ms);
+
+    scoped_stage t(report, "assemble");
+    const auto& vk = params.vk;
+    const J1 delta1 = vk.delta_g1.to_jacobian();
+    const J1 a_pt = a_acc + vk.alpha_g1 + delta1 * r;
+    const J2 b_pt = b2 + vk.beta_g2 + vk.delta_g2.to_jacobian() * s;
+    const J1 b1_pt = b1_acc + vk.beta_g1 + delta1 * s;
+    const J1 c_pt = a_pt * s + b1_pt * r - delta1 * (r * s) + h_acc + l_acc;
+    return proof{a_pt.to_affine(), b_pt.to_affine(), c_pt.to_affine()};
+}
+
+}  // namespace c2lab::groth16

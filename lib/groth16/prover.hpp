@@ -1,0 +1,70 @@
+// The Groth16 prover on the CPU, step for step bellperson's (src/groth16/prover/):
+//
+//   ntt       h = compute_h(a, b, c): n - 1 coefficients of (A*B - C) / Z (poly/h_poly.hpp)
+//   msm_h     H = sum h_i * h_query_i
+//   msm_l     L = sum aux_j * l_j
+//   msm_a     A = sum over inputs (all) + sum over aux (a_aux density)       (msm_filtered_bases)
+//   msm_b_g1  B1 = inputs (b_input density) + aux (b_aux density), in G1
+//   msm_b_g2  B2 = the same in G2
+//   assemble  A = alpha + A + r delta;  B = beta2 + B2 + s delta2;  B1 = beta1 + B1 + s delta1
+//             C = s A + r B1 - r s delta + H + L;  everything to affine
+//
+// The b_g2_msm flag: serial runs the G2 MSM after the G1 MSMs; parallel runs it as a
+// tbb::task_group task concurrently with them (each MSM still parallel inside). With
+// parallel, msm_b_g2's time overlaps the G1 stages in the report.
+//
+// Sizes are checked against the parameters: a mismatch (another circuit's parameters, or an
+// assignment without its input constraints) throws c2lab::error(errc::bad_input).
+#pragma once
+
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "groth16/keys.hpp"
+#include "groth16/proof.hpp"
+#include "groth16/stage_report.hpp"
+#include "msm/pippenger.hpp"
+#include "poly/ntt.hpp"
+#include "r1cs/proving_assignment.hpp"
+
+namespace c2lab::groth16 {
+
+enum class b_g2_msm { serial, parallel };
+
+// The b_g2_msm flag: "serial" or "parallel"; anything else throws errc::bad_input.
+b_g2_msm parse_b_g2_msm(std::string_view name);
+std::string_view to_string(b_g2_msm m) noexcept;
+
+struct prover_config {
+    msm::msm_config msm;                 // window policy and threads of every MSM
+    b_g2_msm b_g2 = b_g2_msm::serial;    // the b_g2_msm flag
+    poly::ntt_config ntt;                // the h step
+};
+
+// What the prover reads from a proving assignment (spans into it).
+struct witness_view {
+    std::span<const fr> a, b, c;  // evaluations, one per constraint (input constraints included)
+    std::span<const fr> input_assignment, aux_assignment;
+    const msm::density_bitmap& a_aux_density;
+    const msm::density_bitmap& b_input_density;
+    const msm::density_bitmap& b_aux_density;
+};
+
+// r, s: the prover's blinding randomness (uniform in Fr for zero knowledge).
+proof create_proof(const parameters& params, const witness_view& w, const fr& r, const fr& s,
+                   const prover_config& cfg = {}, stage_report* report = nullptr);
+
+// The assignment must have had enforce_input_constraints() called (errc::bad_input if not).
+template <class Indexer>
+proof create_proof(const parameters& params, const r1cs::proving_assignment<Indexer>& pa, const fr& r, const fr& s,
+                   const prover_config& cfg = {}, stage_report* report = nullptr) {
+    if (!pa.input_constraints_enforced())
+        throw error(errc::bad_input, "create_proof: call enforce_input_constraints() on the assignment first");
+    return create_proof(params,
+                        witness_view{pa.a(), pa.b(), pa.c(), pa.input_assignment(), pa.aux_assignment(),
+                                     pa.a_aux_density(), pa.b_input_density(), pa.b_aux_density()},
+                        r, s, cfg, report);
+}
+
+}  // namespace c2lab::groth16
