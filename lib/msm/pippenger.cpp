@@ -157,7 +157,7 @@ ec::jacobian<C> window_chunk(const plan& p, unsigned j, std::span<const ec::affi
     const unsigned bits_left = scalar_bits > j * p.c ? scalar_bits - j * p.c : 0;
     const bool narrow_window = bits_left < p.c;  // digits there stay below 2^bits_left + 1
     const bool batched = mode == bucket_add::batch_affine ||
-                         (mode == bucket_add::automatic && !narrow_window && p.half >= 256 &&
+                         (mode == bucket_add::automatic && !narrow_window && p.half >= 1024 &&
                           end - begin >= 4 * p.half);
     auto visit = [&](auto&& put) {
         auto put_digit = [&](const ec::affine<C>& pt, const recoded& k) {
@@ -179,7 +179,7 @@ ec::jacobian<C> window_chunk(const plan& p, unsigned j, std::span<const ec::affi
     X running = X::identity(), sum = X::identity();
     if (batched) {
         auto& acc = scratch.affine;
-        acc.reset(p.half, std::clamp<size_t>(p.half / 16, 16, 512));
+        acc.reset(p.half, std::clamp<size_t>(p.half / 8, 16, 512));
         visit([&](uint32_t b, const ec::affine<C>& pt) {
             if (!pt.is_identity()) acc.put(b, pt);
         });
