@@ -10,6 +10,7 @@ PACKAGES=(
   libboost-dev                    # Boost.Container small_vector (the lc_indexer variants)
   nlohmann-json3-dev              # JSON
   libssl-dev                      # OpenSSL: SHA-256
+  libcli11-dev                    # CLI11 (header-only): the c2lab command line
 )
 
 missing=()

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# End-to-end test of the c2lab CLI: cli_test.sh /path/to/c2lab (ctest passes the built binary).
+# Every check compares an exit code and, where it matters, the output; any failure makes the
+# script exit 1 after running the remaining checks.
+set -u
+BIN=${1:?usage: cli_test.sh /path/to/c2lab}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+failures=0
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+
+# expect CODE NAME CMD...: runs CMD, keeps stdout in $T/out and stderr in $T/err.
+expect() {
+  local want=$1 name=$2
+  shift 2
+  "$@" >"$T/out" 2>"$T/err"
+  local rc=$?
+  if [ "$rc" -ne "$want" ]; then
+    fail "$name: exit $rc, expected $want"
+    sed 's/^/    stdout: /' "$T/out" >&2
+    sed 's/^/    stderr: /' "$T/err" >&2
+    return 1
+  fi
+  echo "ok: $name"
+}
+has() {  # has FILE NAME PATTERN: FILE contains the fixed string PATTERN
+  grep -qF -- "$3" "$1" || { fail "$2: '$3' not in $(basename "$1"): $(head -c 400 "$1")"; return 1; }
+}
+
+# help
+expect 0 "--help" "$BIN" --help && has "$T/out" "--help" "circuit-info"
+for sub in circuit-info setup prove verify flags; do
+  expect 0 "$sub --help" "$BIN" "$sub" --help && has "$T/out" "$sub --help" "Example"
+done
+expect 2 "no subcommand" "$BIN" && has "$T/err" "no subcommand" "c2lab: error:"
+
+# circuit-info: hash_chain has `steps` constraints + one input constraint per input variable
+# (the one and the output): 10 + 2; one public input; `steps` aux variables.
+expect 0 "circuit-info" "$BIN" circuit-info --circuit hash-chain --steps 10 &&
+  has "$T/out" "circuit-info" "constraints: 12" && has "$T/out" "circuit-info" "public inputs: 1" &&
+  has "$T/out" "circuit-info" "aux: 10"
+expect 0 "circuit-info 1000" "$BIN" circuit-info --steps 1000 && has "$T/out" "circuit-info 1000" "constraints: 1002"
+expect 2 "circuit-info steps 0" "$BIN" circuit-info --steps 0
+expect 2 "circuit-info bad steps" "$BIN" circuit-info --steps 12x && has "$T/err" "bad steps" "--steps"
+expect 2 "circuit-info unknown circuit" "$BIN" circuit-info --circuit porep --steps 1
+
+# flags
+expect 0 "flags" "$BIN" flags
+for f in lc_indexer presize msm_window b_g2_msm smallvec4 fixed:N parallel synthesize msm; do has "$T/out" "flags" "$f"; done
+
+# setup -> prove -> verify
+S=16
+expect 0 "setup" "$BIN" setup --circuit hash-chain --steps $S -o "$T/params.bin" --seed 3 &&
+  has "$T/out" "setup" "bytes" && has "$T/err" "setup progress" "[setup]"
+expect 0 "prove" "$BIN" prove --params "$T/params.bin" --steps $S --x0 42 -o "$T/proof.bin" &&
+  has "$T/out" "prove" "msm_b_g2" && has "$T/out" "prove" "synthesize"
+[ "$(stat -c %s "$T/proof.bin" 2>/dev/null)" = 192 ] || fail "proof.bin is not 192 bytes"
+[ "$(grep -c . "$T/proof.bin.inputs" 2>/dev/null)" = 1 ] || fail "proof.bin.inputs does not hold one line"
+expect 0 "verify" "$BIN" verify --params "$T/params.bin" --proof "$T/proof.bin" --inputs "$T/proof.bin.inputs" &&
+  { [ "$(cat "$T/out")" = valid ] || fail "verify: printed '$(cat "$T/out")', expected 'valid'"; }
+IN=$(head -n1 "$T/proof.bin.inputs")
+expect 0 "verify --input" "$BIN" verify --params "$T/params.bin" --proof "$T/proof.bin" --input "$IN"
+
+# every flag set, JSON output
+expect 0 "prove flags --json" "$BIN" prove --params "$T/params.bin" --steps $S --x0 7 -o "$T/proof2.bin" --json \
+  --flag lc_indexer=smallvec2 --flag presize=on --flag msm_window=fixed:4 --flag b_g2_msm=parallel &&
+  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["flags"]["lc_indexer"]=="smallvec2"; assert j["flags"]["msm_window"]=="fixed:4"; assert any(s["name"]=="synthesize" for s in j["stages"])' "$T/out" ||
+  fail "prove --json: output is not the expected JSON"
+expect 0 "verify proof2" "$BIN" verify --params "$T/params.bin" --proof "$T/proof2.bin" --inputs "$T/proof2.bin.inputs"
+expect 0 "prove msm_window=table" "$BIN" prove --params "$T/params.bin" --steps $S --x0 7 -o "$T/proof3.bin" \
+  --flag lc_indexer=smallvec1 --flag msm_window=table
+expect 0 "verify proof3" "$BIN" verify --params "$T/params.bin" --proof "$T/proof3.bin" --inputs "$T/proof3.bin.inputs"
+
+# wrong public input -> invalid (1); a proof for another x0 with the first one's inputs -> 1
+printf '0100000000000000000000000000000000000000000000000000000000000000\n' >"$T/wrong.inputs"
+expect 1 "wrong input" "$BIN" verify --params "$T/params.bin" --proof "$T/proof.bin" --inputs "$T/wrong.inputs" &&
+  { [ "$(cat "$T/out")" = invalid ] || fail "wrong input: printed '$(cat "$T/out")', expected 'invalid'"; }
+expect 1 "proof2 with proof's inputs" "$BIN" verify --params "$T/params.bin" --proof "$T/proof2.bin" --inputs "$T/proof.bin.inputs"
+
+# tampered proof byte -> 1 (still a point, wrong proof) or 2 (malformed point)
+cp "$T/proof.bin" "$T/tampered.bin"
+printf '\x55' | dd of="$T/tampered.bin" bs=1 seek=100 conv=notrunc status=none
+cmp -s "$T/proof.bin" "$T/tampered.bin" && fail "tampering did not change the proof"
+"$BIN" verify --params "$T/params.bin" --proof "$T/tampered.bin" --inputs "$T/proof.bin.inputs" >"$T/out" 2>"$T/err"
+rc=$?
+if [ $rc -eq 1 ] || [ $rc -eq 2 ]; then echo "ok: tampered proof (exit $rc)"; else fail "tampered proof: exit $rc"; fi
+# swapping A and C keeps valid points but breaks the proof -> 1
+{ tail -c 48 "$T/proof.bin"; head -c 144 "$T/proof.bin" | tail -c 96; head -c 48 "$T/proof.bin"; } >"$T/swapped.bin"
+expect 1 "swapped A and C" "$BIN" verify --params "$T/params.bin" --proof "$T/swapped.bin" --inputs "$T/proof.bin.inputs"
+head -c 191 "$T/proof.bin" >"$T/short.bin"
+expect 2 "short proof" "$BIN" verify --params "$T/params.bin" --proof "$T/short.bin" --inputs "$T/proof.bin.inputs" &&
+  has "$T/err" "short proof" "192"
+
+# bad input -> 2, with a message naming what is wrong
+expect 2 "missing params" "$BIN" verify --params "$T/nope.bin" --proof "$T/proof.bin" --inputs "$T/proof.bin.inputs" &&
+  has "$T/err" "missing params" "c2lab: error:" && has "$T/err" "missing params" "$T/nope.bin"
+expect 2 "missing proof" "$BIN" verify --params "$T/params.bin" --proof "$T/nope.proof" --inputs "$T/proof.bin.inputs" &&
+  has "$T/err" "missing proof" "$T/nope.proof"
+expect 2 "missing params (prove)" "$BIN" prove --params "$T/nope.bin" --steps $S --x0 1 -o "$T/p4.bin" &&
+  has "$T/err" "missing params (prove)" "$T/nope.bin"
+printf '%s\n%s\n' "$IN" "$IN" >"$T/two.inputs"
+expect 2 "wrong input count" "$BIN" verify --params "$T/params.bin" --proof "$T/proof.bin" --inputs "$T/two.inputs" &&
+  has "$T/err" "wrong input count" "number of public inputs"
+expect 2 "malformed input hex" "$BIN" verify --params "$T/params.bin" --proof "$T/proof.bin" --input zz
+expect 2 "non-canonical input" "$BIN" verify --params "$T/params.bin" --proof "$T/proof.bin" \
+  --input ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff
+expect 2 "no inputs" "$BIN" verify --params "$T/params.bin" --proof "$T/proof.bin"
+expect 2 "unknown flag" "$BIN" prove --params "$T/params.bin" --steps $S --x0 1 -o "$T/p5.bin" --flag bogus=1 &&
+  has "$T/err" "unknown flag" "bogus"
+expect 2 "bad flag value" "$BIN" prove --params "$T/params.bin" --steps $S --x0 1 -o "$T/p5.bin" --flag lc_indexer=list &&
+  has "$T/err" "bad flag value" "lc_indexer"
+expect 2 "flag without =" "$BIN" prove --params "$T/params.bin" --steps $S --x0 1 -o "$T/p5.bin" --flag presize
+expect 2 "steps mismatch" "$BIN" prove --params "$T/params.bin" --steps $((S + 1)) --x0 1 -o "$T/p5.bin"
+expect 2 "negative x0" "$BIN" prove --params "$T/params.bin" --steps $S --x0 -1 -o "$T/p5.bin"
+[ -e "$T/p5.bin" ] && fail "a failed prove left $T/p5.bin"
+expect 2 "unknown option" "$BIN" prove --nonsense
+echo garbage >"$T/bad_params.bin"
+expect 2 "corrupt params" "$BIN" verify --params "$T/bad_params.bin" --proof "$T/proof.bin" --inputs "$T/proof.bin.inputs"
+
+if [ $failures -ne 0 ]; then
+  echo "cli_test: $failures failure(s)" >&2
+  exit 1
+fi
+echo "cli_test: all checks passed"

@@ -1,0 +1,234 @@
+#include "commands.hpp"
+
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+#include "flags.hpp"
+#include "groth16/params_file.hpp"
+#include "groth16/proof.hpp"
+#include "groth16/prover.hpp"
+#include "groth16/setup.hpp"
+#include "groth16/stage_report.hpp"
+#include "groth16/verifier.hpp"
+#include "io.hpp"
+#include "r1cs/constraint_matrices.hpp"
+#include "r1cs/constraint_system.hpp"
+#include "r1cs/linear_combination.hpp"
+#include "r1cs/proving_assignment.hpp"
+#include "r1cs/test_circuits.hpp"
+
+namespace c2lab::cli {
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+using ff::fr;
+
+double ms_since(clock_type::time_point t0) {
+    return std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
+}
+
+// One progress line per stage on stderr (stdout stays for results).
+void progress(const std::string& cmd, const std::string& msg) { std::cerr << "[" << cmd << "] " << msg << std::endl; }
+
+std::string fmt_ms(double ms) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.1f ms", ms);
+    return b;
+}
+
+r1cs::hash_chain make_hash_chain(const circuit_args& a) {
+    if (a.circuit != circuit_hash_chain)
+        throw error(errc::bad_input, "unknown circuit '" + a.circuit + "' (known: hash-chain)");
+    r1cs::hash_chain hc;
+    hc.steps = parse_u64(a.steps, "--steps");
+    if (hc.steps == 0) throw error(errc::bad_input, "--steps: must be at least 1");
+    return hc;
+}
+
+r1cs::shape_counter count_shape(const r1cs::hash_chain& hc) {
+    r1cs::shape_counter sc;
+    hc.synthesize(sc);
+    sc.enforce_input_constraints();
+    return sc;
+}
+
+}  // namespace
+
+uint64_t parse_u64(const std::string& text, const std::string& what) {
+    uint64_t v = 0;
+    const char* end = text.data() + text.size();
+    auto [p, ec] = std::from_chars(text.data(), end, v, 10);
+    if (text.empty() || ec != std::errc{} || p != end)
+        throw error(errc::bad_input, what + ": '" + text + "' is not a decimal unsigned 64-bit integer");
+    return v;
+}
+
+int run_circuit_info(const circuit_args& a) {
+    const r1cs::hash_chain hc = make_hash_chain(a);
+    const r1cs::shape_counter sc = count_shape(hc);
+    std::cout << "circuit: " << a.circuit << " (steps " << hc.steps << ")\n"
+              << "constraints: " << sc.num_constraints() << "\n"
+              << "public inputs: " << sc.num_inputs() - 1 << "\n"
+              << "aux: " << sc.num_aux() << "\n"
+              << "input variables: " << sc.num_inputs() << " (public inputs + the constant one)\n";
+    return exit_ok;
+}
+
+int run_setup(const setup_args& a) {
+    const r1cs::hash_chain hc = make_hash_chain(a.circuit);
+    const uint64_t seed = parse_u64(a.seed, "--seed");
+    if (a.out.empty()) throw error(errc::bad_input, "-o: empty output path");
+    const auto t_all = clock_type::now();
+
+    progress("setup", "synthesizing constraint matrices (" + a.circuit.circuit + ", steps " + std::to_string(hc.steps) + ")");
+    auto t0 = clock_type::now();
+    r1cs::constraint_matrices<> cs;
+    hc.synthesize(cs);
+    cs.enforce_input_constraints();
+    const double t_synth = ms_since(t0);
+
+    progress("setup", "generating parameters (" + std::to_string(cs.num_constraints()) + " constraints, test toxic waste from seed " +
+                          std::to_string(seed) + ")");
+    t0 = clock_type::now();
+    rng g(seed);
+    const groth16::parameters params = groth16::generate_parameters(cs, g);
+    const double t_gen = ms_since(t0);
+
+    progress("setup", "writing " + a.out);
+    t0 = clock_type::now();
+    groth16::write_parameters(a.out, params);
+    const double t_write = ms_since(t0);
+    const size_t file_bytes = read_file(a.out).size();
+
+    std::cout << "parameters: " << a.out << " (" << file_bytes << " bytes)\n"
+              << "constraints: " << cs.num_constraints() << "  domain: " << params.domain_size()
+              << "  inputs: " << params.num_inputs() << "  aux: " << params.num_aux() << "\n"
+              << "points: h " << params.h.size() << ", l " << params.l.size() << ", a " << params.a.size()
+              << ", b_g1 " << params.b_g1.size() << ", b_g2 " << params.b_g2.size() << ", ic " << params.vk.ic.size()
+              << "\n"
+              << "time: synthesize " << fmt_ms(t_synth) << ", generate " << fmt_ms(t_gen) << ", write "
+              << fmt_ms(t_write) << ", total " << fmt_ms(ms_since(t_all)) << "\n";
+    return exit_ok;
+}
+
+int run_prove(const prove_args& a) {
+    r1cs::hash_chain hc = make_hash_chain(a.circuit);
+    hc.x0 = fr::from_u64(parse_u64(a.x0, "--x0"));
+    const flag_values flags = parse_flags(a.flags);
+    if (a.out.empty()) throw error(errc::bad_input, "-o: empty output path");
+    const std::string inputs_path = a.inputs_out.empty() ? a.out + ".inputs" : a.inputs_out;
+
+    progress("prove", "loading " + a.params);
+    auto t0 = clock_type::now();
+    const groth16::parameters params = groth16::read_parameters(a.params);
+    const double t_load = ms_since(t0);
+
+    // Check the shape first, for a message better than the prover's size mismatch.
+    const r1cs::shape_counter sc = count_shape(hc);
+    if (sc.num_inputs() != params.num_inputs() || sc.num_aux() != params.num_aux())
+        throw error(errc::bad_input, a.params + " was made for another circuit (" + std::to_string(params.num_inputs()) +
+                                         " inputs, " + std::to_string(params.num_aux()) + " aux); " + a.circuit.circuit +
+                                         " with --steps " + std::to_string(hc.steps) + " has " +
+                                         std::to_string(sc.num_inputs()) + " inputs, " + std::to_string(sc.num_aux()) +
+                                         " aux (use the --steps given to setup)");
+
+    groth16::prover_config cfg;
+    cfg.msm.window = flags.msm_window;
+    cfg.b_g2 = flags.b_g2;
+    // The blinding r, s: uniform in Fr from OpenSSL's RAND_bytes (fresh per proof).
+    const fr r = random_fr_os();
+    const fr s = random_fr_os();
+
+    progress("prove", "synthesizing and proving (" + a.circuit.circuit + ", steps " + std::to_string(hc.steps) + ")");
+    groth16::stage_report report;
+    std::vector<fr> inputs;
+    const groth16::proof pf = r1cs::with_lc_indexer(flags.lc_indexer, [&](auto tag) {
+        using indexer = typename decltype(tag)::type;
+        const r1cs::capacity_hint hint = sc.hint();
+        std::optional<r1cs::proving_assignment<indexer>> pa;
+        {
+            groth16::scoped_stage st(&report, "synthesize");
+            pa.emplace(hint, flags.presize);
+            hc.synthesize(*pa);
+            pa->enforce_input_constraints();
+        }
+        inputs.assign(pa->input_assignment().begin() + 1, pa->input_assignment().end());
+        return groth16::create_proof(params, *pa, r, s, cfg, &report);
+    });
+
+    const auto bytes = groth16::encode_proof(pf);
+    write_file_atomic(a.out, bytes);
+    const std::string inputs_text = format_inputs(inputs);
+    write_file_atomic(inputs_path, std::span(reinterpret_cast<const uint8_t*>(inputs_text.data()), inputs_text.size()));
+
+    if (a.json) {
+        nlohmann::json j = report.to_json();
+        j["circuit"] = a.circuit.circuit;
+        j["steps"] = hc.steps;
+        nlohmann::json fj = nlohmann::json::object();
+        for (const auto& [k, v] : flags.as_text()) fj[k] = v;
+        j["flags"] = fj;
+        j["load_params_ms"] = t_load;
+        j["proof"] = a.out;
+        j["inputs_file"] = inputs_path;
+        nlohmann::json ij = nlohmann::json::array();
+        for (const auto& x : inputs) ij.push_back(fr_to_hex(x));
+        j["public_inputs"] = ij;
+        std::cout << j.dump(2) << "\n";
+    } else {
+        std::cout << "proof: " << a.out << " (" << bytes.size() << " bytes)\n"
+                  << "public inputs: " << inputs_path << "\n";
+        for (const auto& x : inputs) std::cout << "  " << fr_to_hex(x) << "\n";
+        std::cout << "flags:";
+        for (const auto& [k, v] : flags.as_text()) std::cout << " " << k << "=" << v;
+        std::cout << "\nparameters loaded in " << fmt_ms(t_load) << "\n\n" << report.table();
+    }
+    return exit_ok;
+}
+
+int run_verify(const verify_args& a) {
+    if (a.inputs_file.empty() == a.inputs_hex.empty())
+        throw error(errc::bad_input, "give the public inputs with either --inputs FILE or --input HEX (not both)");
+    const std::vector<uint8_t> proof_bytes = read_file(a.proof);
+    if (proof_bytes.size() != groth16::proof_bytes)
+        throw error(errc::bad_length, a.proof + ": a proof is " + std::to_string(groth16::proof_bytes) +
+                                          " bytes, the file has " + std::to_string(proof_bytes.size()));
+    groth16::proof pf;
+    try {
+        pf = groth16::decode_proof(proof_bytes);
+    } catch (const error& e) {
+        throw error(e.kind(), a.proof + ": " + e.what());
+    }
+    std::vector<fr> inputs;
+    if (!a.inputs_file.empty()) {
+        const std::vector<uint8_t> text = read_file(a.inputs_file);
+        inputs = parse_inputs(std::string_view(reinterpret_cast<const char*>(text.data()), text.size()), a.inputs_file);
+    } else {
+        for (size_t i = 0; i < a.inputs_hex.size(); ++i)
+            inputs.push_back(fr_from_hex(a.inputs_hex[i], "--input #" + std::to_string(i + 1)));
+    }
+    const groth16::parameters params = groth16::read_parameters(a.params);
+    if (inputs.size() + 1 != params.num_inputs())
+        throw error(errc::bad_input, "wrong number of public inputs: got " + std::to_string(inputs.size()) + ", " +
+                                         a.params + " expects " + std::to_string(params.num_inputs() - 1));
+    const groth16::prepared_verifying_key pvk = groth16::prepare_verifying_key(params.vk);
+    if (groth16::verify_proof(pvk, pf, inputs)) {
+        std::cout << "valid\n";
+        return exit_ok;
+    }
+    std::cout << "invalid\n";
+    return exit_invalid;
+}
+
+int run_flags() {
+    std::cout << flags_table();
+    return exit_ok;
+}
+
+}  // namespace c2lab::cli

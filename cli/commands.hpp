@@ -1,0 +1,57 @@
+// The subcommands of c2lab, separated from the command-line parsing (main.cpp). Each returns
+// the process exit code: 0 success, 1 a proof that does not verify; errors are thrown as
+// c2lab::error and reported by main (exit 2).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace c2lab::cli {
+
+inline constexpr int exit_ok = 0;
+inline constexpr int exit_invalid = 1;
+inline constexpr int exit_error = 2;
+
+// The built-in test circuits the CLI knows (the PoRep circuit comes later).
+inline constexpr const char* circuit_hash_chain = "hash-chain";
+
+struct circuit_args {
+    std::string circuit = circuit_hash_chain;
+    std::string steps;  // decimal, >= 1
+};
+
+struct setup_args {
+    circuit_args circuit;
+    std::string out;
+    std::string seed = "0";
+};
+
+struct prove_args {
+    circuit_args circuit;
+    std::string params;
+    std::string x0;
+    std::string out;
+    std::string inputs_out;  // empty: <out>.inputs
+    std::vector<std::string> flags;
+    bool json = false;
+};
+
+struct verify_args {
+    std::string params;
+    std::string proof;
+    std::string inputs_file;
+    std::vector<std::string> inputs_hex;
+};
+
+// Decimal u64 (no sign, no prefix); throws c2lab::error(bad_input) naming `what`.
+uint64_t parse_u64(const std::string& text, const std::string& what);
+
+int run_circuit_info(const circuit_args& a);
+int run_setup(const setup_args& a);
+int run_prove(const prove_args& a);
+int run_verify(const verify_args& a);
+int run_flags();
+
+}  // namespace c2lab::cli

@@ -1,0 +1,83 @@
+#include "flags.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "r1cs/linear_combination.hpp"
+
+namespace c2lab::cli {
+
+namespace {
+constexpr flag_info registry[] = {
+    {"lc_indexer", "vec|smallvec1|smallvec2|smallvec4", "vec", "synthesize",
+     "storage of a linear combination's terms (std::vector or small_vector with N inline terms)"},
+    {"presize", "off|on", "off", "synthesize",
+     "reserve the proving assignment's vectors from a shape count before synthesis"},
+    {"msm_window", "ln|table|fixed:N (N 1..20)", "ln", "msm",
+     "Pippenger window size: bellperson's ceil(ln n), the measured table, or fixed N bits"},
+    {"b_g2_msm", "serial|parallel", "serial", "msm",
+     "run the G2 MSM after the G1 MSMs, or concurrently with them"},
+};
+}  // namespace
+
+std::span<const flag_info> flag_registry() noexcept { return registry; }
+
+std::vector<std::pair<std::string, std::string>> flag_values::as_text() const {
+    return {{"lc_indexer", lc_indexer},
+            {"presize", std::string(r1cs::to_string(presize))},
+            {"msm_window", msm_window.to_string()},
+            {"b_g2_msm", std::string(groth16::to_string(b_g2))}};
+}
+
+flag_values parse_flags(std::span<const std::string> settings) {
+    flag_values v;
+    for (const std::string& s : settings) {
+        const auto eq = s.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw error(errc::bad_input, "--flag '" + s + "': expected name=value (see `c2lab flags`)");
+        const std::string name = s.substr(0, eq);
+        const std::string value = s.substr(eq + 1);
+        if (std::none_of(std::begin(registry), std::end(registry), [&](const flag_info& f) { return f.name == name; })) {
+            std::string known;
+            for (const auto& f : registry) known += (known.empty() ? "" : ", ") + std::string(f.name);
+            throw error(errc::bad_input, "unknown flag '" + name + "' (known: " + known + "; see `c2lab flags`)");
+        }
+        try {
+            if (name == "lc_indexer") {
+                r1cs::with_lc_indexer(value, [](auto) {});  // validates the name
+                v.lc_indexer = value;
+            } else if (name == "presize") {
+                v.presize = r1cs::parse_presize(value);
+            } else if (name == "msm_window") {
+                v.msm_window = msm::window_policy::parse(value);
+            } else {
+                v.b_g2 = groth16::parse_b_g2_msm(value);
+            }
+        } catch (const error& e) {
+            throw error(errc::bad_input, "--flag " + s + ": " + e.what());
+        }
+    }
+    return v;
+}
+
+std::string flags_table() {
+    size_t wn = 4, wv = 8, wd = 7, ws = 5;
+    for (const auto& f : registry) {
+        wn = std::max(wn, f.name.size());
+        wv = std::max(wv, f.variants.size());
+        wd = std::max(wd, f.default_value.size());
+        ws = std::max(ws, f.stage.size());
+    }
+    std::ostringstream out;
+    auto row = [&](std::string_view n, std::string_view v, std::string_view d, std::string_view s,
+                   std::string_view desc) {
+        out << n << std::string(wn - n.size() + 2, ' ') << v << std::string(wv - v.size() + 2, ' ') << d
+            << std::string(wd - d.size() + 2, ' ') << s << std::string(ws - s.size() + 2, ' ') << desc << '\n';
+    };
+    row("flag", "variants", "default", "stage", "what");
+    for (const auto& f : registry) row(f.name, f.variants, f.default_value, f.stage, f.description);
+    return out.str();
+}
+
+}  // namespace c2lab::cli

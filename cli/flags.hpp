@@ -1,0 +1,47 @@
+// The flag registry of the c2lab CLI: every engine variant a run can choose with
+// `--flag name=value`, its variants, default and the pipeline stage it affects. This table is
+// the one list the CLI reads (`c2lab flags` prints it; `--flag` is checked against it); the
+// parsing of each value is the library's own (with_lc_indexer, parse_presize,
+// window_policy::parse, parse_b_g2_msm), so the messages match the library's.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "groth16/prover.hpp"
+#include "msm/window.hpp"
+#include "r1cs/proving_assignment.hpp"
+
+namespace c2lab::cli {
+
+struct flag_info {
+    std::string_view name;
+    std::string_view variants;  // as the user writes them, "|"-separated
+    std::string_view default_value;
+    std::string_view stage;
+    std::string_view description;
+};
+
+std::span<const flag_info> flag_registry() noexcept;
+
+// The chosen value of every flag (defaults unless set).
+struct flag_values {
+    std::string lc_indexer = "vec";
+    r1cs::presize_mode presize = r1cs::presize_mode::off;
+    msm::window_policy msm_window = msm::window_policy::ln();
+    groth16::b_g2_msm b_g2 = groth16::b_g2_msm::serial;
+
+    // name -> value as text, in registry order.
+    std::vector<std::pair<std::string, std::string>> as_text() const;
+};
+
+// Applies "name=value" settings in order (a later one wins). Throws c2lab::error(bad_input)
+// naming the flag for a missing '=', an unknown name or a bad value.
+flag_values parse_flags(std::span<const std::string> settings);
+
+// The registry as an aligned text table.
+std::string flags_table();
+
+}  // namespace c2lab::cli

@@ -1,0 +1,151 @@
+// c2lab: the front-door CLI (DESIGN.md, "The front door: one CLI, c2lab"). This file only
+// parses the command line (CLI11) and maps failures to exit codes; the work is in
+// commands.cpp. Exit codes: 0 success, 1 a proof that does not verify, 2 bad input or any
+// other error, printed on stderr as "c2lab: error: <message>".
+#include <exception>
+#include <iostream>
+#include <new>
+
+#include <CLI/CLI.hpp>
+
+#include "commands.hpp"
+#include "core/error.hpp"
+
+namespace {
+
+using namespace c2lab::cli;
+
+void add_circuit_options(CLI::App& sub, circuit_args& a, bool steps_required = true) {
+    sub.add_option("--circuit", a.circuit, "built-in test circuit: hash-chain (x_{i+1} = x_i^2 + x_i + 7)")
+        ->check(CLI::IsMember({std::string(circuit_hash_chain)}))
+        ->capture_default_str();
+    auto* o = sub.add_option("--steps", a.steps, "number of hash-chain steps (decimal, >= 1)")->type_name("N");
+    if (steps_required) o->required();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{
+        "c2lab: Groth16 over BLS12-381 on the built-in test circuits (parameters, proofs, verification).\n"
+        "Exit codes: 0 success, 1 proof invalid (verify), 2 bad input or error."};
+    app.name("c2lab");
+    app.require_subcommand(1);
+    app.footer(
+        "Example (a round trip):\n"
+        "  c2lab circuit-info --circuit hash-chain --steps 1000\n"
+        "  c2lab setup --circuit hash-chain --steps 1000 -o params.bin\n"
+        "  c2lab prove --params params.bin --steps 1000 --x0 42 -o proof.bin\n"
+        "  c2lab verify --params params.bin --proof proof.bin --inputs proof.bin.inputs\n"
+        "Run `c2lab <command> --help` for a command's options.");
+
+    circuit_args info;
+    auto* s_info = app.add_subcommand(
+        "circuit-info",
+        "Shape-only synthesis (counts only, no witness): prints the number of constraints, public inputs and aux "
+        "variables.");
+    add_circuit_options(*s_info, info);
+    s_info->footer(
+        "Output:\n"
+        "  constraints: N     includes bellperson's input constraints (input_i * 0 = 0, one per input variable,\n"
+        "                     the constant one included): for hash-chain, steps + 2 - the rows of the QAP\n"
+        "  public inputs: M   the values the verifier gets (without the constant one): 1 for hash-chain\n"
+        "  aux: K             private variables: steps for hash-chain\n"
+        "Example:\n"
+        "  c2lab circuit-info --circuit hash-chain --steps 10");
+
+    setup_args setup;
+    auto* s_setup = app.add_subcommand(
+        "setup",
+        "Generate Groth16 parameters for a circuit and write them (atomically) to a c2lab parameters file. "
+        "This is a TEST setup, not a ceremony: the toxic waste comes from a deterministic generator seeded by "
+        "--seed, so anyone who knows the seed can forge proofs.");
+    add_circuit_options(*s_setup, setup.circuit);
+    s_setup->add_option("-o,--output", setup.out, "parameters file to write")->type_name("PATH")->required();
+    s_setup->add_option("--seed", setup.seed, "seed of the toxic-waste generator (decimal u64)")->type_name("S")->capture_default_str();
+    s_setup->footer(
+        "Progress goes to stderr, one line per stage; sizes and times to stdout.\n"
+        "Example:\n"
+        "  c2lab setup --circuit hash-chain --steps 1000 -o params.bin --seed 7");
+
+    prove_args prove;
+    auto* s_prove = app.add_subcommand(
+        "prove",
+        "Synthesize the circuit with a witness and create a Groth16 proof: writes the 192-byte proof and the "
+        "public inputs, and prints a per-stage timing table.");
+    add_circuit_options(*s_prove, prove.circuit);
+    s_prove->add_option("--params", prove.params, "parameters file from `c2lab setup` (same circuit and steps)")
+        ->type_name("PATH")
+        ->required();
+    s_prove->add_option("--x0", prove.x0, "the private start of the hash chain (decimal u64)")->type_name("V")->required();
+    s_prove->add_option("-o,--output", prove.out, "proof file to write (192 bytes, bellperson's encoding)")
+        ->type_name("PATH")
+        ->required();
+    s_prove->add_option("--inputs-out", prove.inputs_out,
+                        "public-inputs file to write (default: <output>.inputs): one hex line per input, the 32 "
+                        "little-endian bytes of the Fr element")
+        ->type_name("PATH");
+    s_prove->add_option("--flag", prove.flags, "engine variant name=value, repeatable (list: `c2lab flags`)")
+        ->type_name("K=V");
+    s_prove->add_flag("--json", prove.json, "print the result and stage times as JSON instead of a table");
+    s_prove->footer(
+        "The blinding scalars r, s are fresh for every proof: uniform in Fr from OpenSSL's RAND_bytes\n"
+        "(rejection sampling). Both files are written atomically (temporary file + rename). The stage\n"
+        "table is synthesize (into the proving assignment) then the prover's stages (ntt, msm_*, assemble).\n"
+        "Example:\n"
+        "  c2lab prove --params params.bin --steps 1000 --x0 42 -o proof.bin \\\n"
+        "      --flag lc_indexer=smallvec2 --flag presize=on --flag msm_window=fixed:8 --json");
+
+    verify_args verify;
+    auto* s_verify = app.add_subcommand(
+        "verify", "Verify a proof: prints \"valid\" and exits 0, or prints \"invalid\" and exits 1.");
+    s_verify->add_option("--params", verify.params, "parameters file (its verifying key is used)")->type_name("PATH")->required();
+    s_verify->add_option("--proof", verify.proof, "proof file (192 bytes)")->type_name("PATH")->required();
+    auto* o_inputs = s_verify->add_option("--inputs", verify.inputs_file,
+                                          "public-inputs file (as written by `c2lab prove`: one hex Fr per line)")
+                        ->type_name("PATH");
+    auto* o_input =
+        s_verify->add_option("--input", verify.inputs_hex, "one public input as 64 hex digits (Fr little-endian), repeatable")
+            ->type_name("HEX");
+    o_inputs->excludes(o_input);
+    s_verify->footer(
+        "Exit 2 on bad input: unreadable files, a malformed proof (wrong length, point not on the curve or\n"
+        "not in the subgroup), or a wrong number of public inputs.\n"
+        "Example:\n"
+        "  c2lab verify --params params.bin --proof proof.bin --inputs proof.bin.inputs");
+
+    auto* s_flags = app.add_subcommand("flags", "List every engine flag with its variants, default and stage.");
+    s_flags->footer(
+        "Flags are set with `c2lab prove --flag name=value` (repeatable).\n"
+        "Example:\n"
+        "  c2lab flags");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::cerr << "c2lab: error: " << e.what() << "\nRun with --help for more information.\n";
+        return exit_error;
+    }
+
+    try {
+        if (*s_info) return run_circuit_info(info);
+        if (*s_setup) return run_setup(setup);
+        if (*s_prove) return run_prove(prove);
+        if (*s_verify) return run_verify(verify);
+        if (*s_flags) return run_flags();
+        return exit_error;
+    } catch (const c2lab::error& e) {
+        std::cerr << "c2lab: error: " << e.what() << "\n";
+    } catch (const std::bad_alloc&) {
+        std::cerr << "c2lab: error: out of memory\n";
+    } catch (const std::exception& e) {
+        std::cerr << "c2lab: error: " << e.what() << "\n";
+    }
+    return exit_error;
+}
