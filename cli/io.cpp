@@ -1,13 +1,5 @@
 #include "io.hpp"
 
-#include <cerrno>
-#include <cstring>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <fstream>
-#include <iterator>
 #include <sstream>
 
 #include <openssl/rand.h>
@@ -16,50 +8,6 @@
 #include "core/hex.hpp"
 
 namespace c2lab::cli {
-
-namespace {
-std::string sys_error() { return std::strerror(errno); }
-}  // namespace
-
-std::vector<uint8_t> read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw error(errc::io, "cannot open " + path + ": " + sys_error());
-    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) throw error(errc::io, "cannot read " + path);
-    return bytes;
-}
-
-void write_file_atomic(const std::string& path, std::span<const uint8_t> bytes) {
-    std::string tmp = path + ".tmp.XXXXXX";
-    const int fd = ::mkstemp(tmp.data());
-    if (fd < 0) throw error(errc::io, "cannot create a temporary file for " + path + ": " + sys_error());
-    auto fail = [&](const std::string& what) {
-        const std::string msg = what + ": " + sys_error();
-        ::close(fd);
-        ::unlink(tmp.c_str());
-        throw error(errc::io, msg);
-    };
-    size_t done = 0;
-    while (done < bytes.size()) {
-        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            fail("cannot write " + tmp);
-        }
-        done += static_cast<size_t>(n);
-    }
-    if (::fchmod(fd, 0644) != 0) fail("cannot chmod " + tmp);
-    if (::fsync(fd) != 0) fail("cannot fsync " + tmp);
-    if (::close(fd) != 0) {
-        ::unlink(tmp.c_str());
-        throw error(errc::io, "cannot close " + tmp + ": " + sys_error());
-    }
-    if (::rename(tmp.c_str(), path.c_str()) != 0) {
-        const std::string msg = "cannot rename " + tmp + " to " + path + ": " + sys_error();
-        ::unlink(tmp.c_str());
-        throw error(errc::io, msg);
-    }
-}
 
 std::string fr_to_hex(const ff::fr& x) {
     std::array<uint8_t, ff::fr::bytes> b{};

@@ -1,5 +1,5 @@
-// Small file helpers of the c2lab CLI: whole-file reads and atomic writes (a temporary file
-// in the same directory, fsync, rename over the target), and the public-inputs text format:
+// Small helpers of the c2lab CLI (files are read and written atomically with
+// core/file.hpp): the public-inputs text format:
 // one Fr element per line, hex of its 32 canonical little-endian bytes (bellperson's Fr
 // repr); blank lines and lines starting with '#' are ignored.
 #pragma once
@@ -10,14 +10,13 @@
 #include <string_view>
 #include <vector>
 
+#include "core/file.hpp"
 #include "ff/fields.hpp"
 
 namespace c2lab::cli {
 
-// Throws c2lab::error(io) naming the path when the file cannot be opened or read.
-std::vector<uint8_t> read_file(const std::string& path);
-// Throws c2lab::error(io) naming the path on any failure; the target is then untouched.
-void write_file_atomic(const std::string& path, std::span<const uint8_t> bytes);
+using c2lab::read_file;
+using c2lab::write_file_atomic;
 
 std::string fr_to_hex(const ff::fr& x);
 // Throws c2lab::error(bad_input / bad_length / non_canonical) naming `what`.

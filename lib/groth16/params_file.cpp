@@ -15,6 +15,7 @@
 #include <openssl/evp.h>
 
 #include "core/error.hpp"
+#include "core/file.hpp"
 #include "core/parallel.hpp"
 
 namespace c2lab::groth16 {
@@ -91,29 +92,12 @@ private:
         write_raw(buf_.data(), buf_.size());
         buf_.clear();
     }
-    void write_raw(const uint8_t* p, size_t len) {
-        while (len > 0) {
-            ssize_t w = ::write(fd_, p, len);
-            if (w < 0) {
-                if (errno == EINTR) continue;
-                throw error(errc::io, "write_parameters: cannot write " + path_ + ": " + sys_error());
-            }
-            p += w;
-            len -= static_cast<size_t>(w);
-        }
-    }
+    void write_raw(const uint8_t* p, size_t len) { write_all(fd_, p, len, path_); }
     int fd_;
     const std::string& path_;
     EVP_MD_CTX* ctx_;
     std::vector<uint8_t> buf_;
 };
-
-std::string directory_of(const std::string& path) {
-    auto slash = path.find_last_of('/');
-    if (slash == std::string::npos) return ".";
-    if (slash == 0) return "/";
-    return path.substr(0, slash);
-}
 
 // ---- reading ------------------------------------------------------------------------
 
@@ -232,12 +216,8 @@ P read_vk_point(const std::string& path, const char* name, const uint8_t*& at) {
 }  // namespace
 
 void write_parameters(const std::string& path, const parameters& params) {
-    const std::string dir = directory_of(path);
-    std::string tmp = path + ".tmp.XXXXXX";
-    int fd = ::mkstemp(tmp.data());
-    if (fd < 0) throw error(errc::io, "write_parameters: cannot create a temporary file beside " + path + ": " + sys_error());
     try {
-        {
+        write_file_atomic(path, [&](int fd, const std::string& tmp) {
             hashing_writer w(fd, tmp);
             w.put(params_file_magic, sizeof params_file_magic);
             w.put_u32(params_file_version);
@@ -260,22 +240,9 @@ void write_parameters(const std::string& path, const parameters& params) {
             w.put_all(params.b_g1);
             w.put_all(params.b_g2);
             w.finish();
-        }
-        if (::fsync(fd) != 0) throw error(errc::io, "write_parameters: cannot fsync " + tmp + ": " + sys_error());
-        int rc = ::close(fd);
-        fd = -1;
-        if (rc != 0) throw error(errc::io, "write_parameters: cannot close " + tmp + ": " + sys_error());
-        if (::rename(tmp.c_str(), path.c_str()) != 0)
-            throw error(errc::io, "write_parameters: cannot rename " + tmp + " to " + path + ": " + sys_error());
-    } catch (...) {
-        if (fd >= 0) ::close(fd);
-        ::unlink(tmp.c_str());
-        throw;
-    }
-    int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd >= 0) {
-        (void)::fsync(dfd);  // best effort: the rename is durable once the directory is
-        ::close(dfd);
+        });
+    } catch (const error& e) {
+        throw error(e.kind(), std::string("write_parameters: ") + e.what());
     }
 }
 
