@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Set up, build and run the whole test suite (ctest), twice: an optimised build and an
-# AddressSanitizer + UndefinedBehaviorSanitizer build.
+# Set up, build and run the whole test suite (ctest): the optimised build (once as it is,
+# once more with C2LAB_PORTABLE=1, so the portable field arithmetic carries every test too)
+# and an AddressSanitizer + UndefinedBehaviorSanitizer build.
 #   scripts/test.sh            both configurations
 #   scripts/test.sh release    only the optimised build
 #   scripts/test.sh asan       only the sanitizer build
@@ -15,4 +16,8 @@ for config in "${configs[@]}"; do
   scripts/build.sh "$config"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir "build/$config" --output-on-failure -j "$jobs"
+  if [ "$config" = release ]; then
+    echo "== c2lab tests: release build, portable field arithmetic (C2LAB_PORTABLE=1) =="
+    C2LAB_PORTABLE=1 ctest --test-dir "build/$config" --output-on-failure -j "$jobs"
+  fi
 done
