@@ -4,6 +4,7 @@
 #include <bit>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/error.hpp"
 #include "core/parallel.hpp"
@@ -42,9 +43,9 @@ void bit_reverse_permute(std::span<fr> a, size_t log_n) {
     });
 }
 
-// All stages with blocks of 2h <= len inside x[0, len). tw = omega^j (j < n/2) for the
-// whole domain, so stage h uses stride (n/2)/h.
-void local_stages(fr* x, size_t len, size_t half_n, const fr* tw) noexcept {
+// All stages with blocks of 2h <= len inside x[0, len). stage_tw[h + j] is the twiddle of
+// butterfly j in stage h (omega^(j (n/2)/h)), contiguous per stage.
+void local_stages(fr* x, size_t len, const fr* stage_tw) noexcept {
     if (len < 2) return;
     for (size_t i = 0; i < len; i += 2) {  // h = 1: every twiddle is 1
         fr u = x[i], v = x[i + 1];
@@ -52,7 +53,7 @@ void local_stages(fr* x, size_t len, size_t half_n, const fr* tw) noexcept {
         x[i + 1] = u - v;
     }
     for (size_t h = 2; h < len; h <<= 1) {
-        const size_t stride = half_n / h;
+        const fr* w = stage_tw + h;
         for (size_t blk = 0; blk < len; blk += 2 * h) {
             fr* p = x + blk;
             fr* q = p + h;
@@ -61,7 +62,7 @@ void local_stages(fr* x, size_t len, size_t half_n, const fr* tw) noexcept {
             q[0] = u - v;
             for (size_t j = 1; j < h; ++j) {
                 u = p[j];
-                v = q[j] * tw[j * stride];
+                v = q[j] * w[j];
                 p[j] = u + v;
                 q[j] = u - v;
             }
@@ -79,8 +80,13 @@ void forward_core(const evaluation_domain& d, std::span<fr> a, unsigned block_lo
 
     if (block_log == 0) block_log = default_block_log;
     const size_t chunk = std::min(n, size_t{1} << std::min<unsigned>(block_log, 32));
+    // The in-cache stages' twiddles, gathered once into one contiguous row per stage (chunk
+    // entries): every chunk reads them, and in the domain table they lie (n/2)/h apart.
+    std::vector<fr> stage_tw(chunk);
+    for (size_t h = 2; h < chunk; h <<= 1)
+        for (size_t j = 0; j < h; ++j) stage_tw[h + j] = tw[j * (half_n / h)];
     parallel::for_chunks(n / chunk, 1, [&](size_t lo, size_t hi) {
-        for (size_t c = lo; c < hi; ++c) local_stages(x + c * chunk, chunk, half_n, tw);
+        for (size_t c = lo; c < hi; ++c) local_stages(x + c * chunk, chunk, stage_tw.data());
     });
 
     // Remaining stages (blocks larger than a chunk), tiled over the twiddle index: a task
