@@ -29,8 +29,9 @@ has() {  # has FILE NAME PATTERN: FILE contains the fixed string PATTERN
 
 # help
 expect 0 "--help" "$BIN" --help && has "$T/out" "--help" "circuit-info"
-for sub in circuit-info setup prove verify flags; do
-  expect 0 "$sub --help" "$BIN" "$sub" --help && has "$T/out" "$sub --help" "Example"
+for sub in circuit-info setup prove verify flags gate "baseline update"; do
+  # shellcheck disable=SC2086 # "baseline update" is two words
+  expect 0 "$sub --help" "$BIN" $sub --help && has "$T/out" "$sub --help" "Example"
 done
 expect 2 "no subcommand" "$BIN" && has "$T/err" "no subcommand" "c2lab: error:"
 
@@ -116,6 +117,54 @@ expect 2 "negative x0" "$BIN" prove --params "$T/params.bin" --steps $S --x0 -1 
 expect 2 "unknown option" "$BIN" prove --nonsense
 echo garbage >"$T/bad_params.bin"
 expect 2 "corrupt params" "$BIN" verify --params "$T/bad_params.bin" --proof "$T/proof.bin" --inputs "$T/proof.bin.inputs"
+
+# gate: small Google Benchmark JSON files, 6 repetitions each (values in ns).
+# bench_json FILE CPU A_CENTER B_CENTER: benchmarks "a" and "b" with +-0.5% jitter.
+bench_json() {
+  python3 - "$@" <<'PY'
+import json, sys
+path, cpu, a, b = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
+rows = []
+for name, c in (("a", a), ("b", b)):
+    for i, j in enumerate((-0.005, -0.003, -0.001, 0.001, 0.003, 0.005)):
+        rows.append({"name": name, "run_name": name, "run_type": "iteration", "repetitions": 6,
+                     "repetition_index": i, "iterations": 10, "real_time": c * (1 + j),
+                     "cpu_time": c * (1 + j), "time_unit": "ns"})
+ctx = {"cpu_model": cpu, "num_cpus": 2, "build_type": "Release", "compiler": "c++"}
+json.dump({"context": ctx, "benchmarks": rows}, open(path, "w"))
+PY
+}
+bench_json "$T/base.json" "Test CPU" 100 200
+bench_json "$T/same.json" "Test CPU" 100.1 199.9
+bench_json "$T/slow.json" "Test CPU" 100 250
+bench_json "$T/other.json" "Other CPU" 100 200
+expect 0 "gate pass" "$BIN" gate --baseline "$T/base.json" --current "$T/same.json" --markdown "$T/gate.md" &&
+  has "$T/out" "gate pass" "PASS" && has "$T/out" "gate pass" "| a |" && has "$T/gate.md" "gate pass markdown" "PASS"
+expect 1 "gate regression" "$BIN" gate --baseline "$T/base.json" --current "$T/slow.json" &&
+  has "$T/out" "gate regression" "FAIL" && has "$T/out" "gate regression" "- b: real_time ratio 1.25"
+printf '{"overrides": [{"match": "b", "margin": 0.5}]}' >"$T/policy.json"
+expect 0 "gate policy margin" "$BIN" gate --baseline "$T/base.json" --current "$T/slow.json" --policy "$T/policy.json"
+expect 2 "gate other machine" "$BIN" gate --baseline "$T/base.json" --current "$T/other.json" &&
+  has "$T/err" "gate other machine" "cpu_model"
+expect 0 "gate other machine allowed" "$BIN" gate --baseline "$T/base.json" --current "$T/other.json" --allow-other-machine
+echo '{"benchmarks": [' >"$T/broken.json"
+expect 2 "gate malformed JSON" "$BIN" gate --baseline "$T/base.json" --current "$T/broken.json" &&
+  has "$T/err" "gate malformed JSON" "$T/broken.json"
+expect 2 "gate missing file" "$BIN" gate --baseline "$T/nope.json" --current "$T/same.json"
+printf '{"defaults": {"alpha": 5}}' >"$T/badpolicy.json"
+expect 2 "gate bad policy" "$BIN" gate --baseline "$T/base.json" --current "$T/same.json" --policy "$T/badpolicy.json" &&
+  has "$T/err" "gate bad policy" "defaults.alpha"
+
+# baseline update: copies a run directory into <results>/baselines/<machine>/
+mkdir -p "$T/run"
+cp "$T/base.json" "$T/run/bench_a.json"
+expect 0 "baseline update" "$BIN" baseline update --from "$T/run" --results "$T/results" &&
+  has "$T/out" "baseline update" "baselines/test-cpu-2cpu-release/bench_a.json"
+cmp -s "$T/run/bench_a.json" "$T/results/baselines/test-cpu-2cpu-release/bench_a.json" || fail "baseline update: copy differs"
+expect 0 "baseline update --machine" "$BIN" baseline update --from "$T/run" --results "$T/results" --machine ci-1
+[ -f "$T/results/baselines/ci-1/bench_a.json" ] || fail "baseline update --machine: file missing"
+expect 2 "baseline update bad machine" "$BIN" baseline update --from "$T/run" --results "$T/results" --machine "Bad Name"
+expect 2 "baseline update missing dir" "$BIN" baseline update --from "$T/nope" --results "$T/results"
 
 if [ $failures -ne 0 ]; then
   echo "cli_test: $failures failure(s)" >&2

@@ -12,6 +12,7 @@ namespace c2lab::cli {
 
 inline constexpr int exit_ok = 0;
 inline constexpr int exit_invalid = 1;
+inline constexpr int exit_regression = 1;  // `c2lab gate`: at least one benchmark regressed
 inline constexpr int exit_error = 2;
 
 // The built-in test circuits the CLI knows (the PoRep circuit comes later).
@@ -45,6 +46,20 @@ struct verify_args {
     std::vector<std::string> inputs_hex;
 };
 
+struct gate_args {
+    std::string baseline;  // Google Benchmark JSON file, or a directory of them
+    std::string current;
+    std::string policy;    // empty: the built-in defaults (regressions/policy.hpp)
+    std::string markdown;  // empty: stdout only
+    bool allow_other_machine = false;
+};
+
+struct baseline_update_args {
+    std::string from;              // results/runs/<stamp>
+    std::string machine;           // empty: derived from the fingerprint
+    std::string results = "results";
+};
+
 // Decimal u64 (no sign, no prefix); throws c2lab::error(bad_input) naming `what`.
 uint64_t parse_u64(const std::string& text, const std::string& what);
 
@@ -53,5 +68,11 @@ int run_setup(const setup_args& a);
 int run_prove(const prove_args& a);
 int run_verify(const verify_args& a);
 int run_flags();
+int run_gate(const gate_args& a);                        // gate_cmd.cpp: 0 pass, 1 regression
+int run_baseline_update(const baseline_update_args& a);  // gate_cmd.cpp
+
+// Lower case, every run of characters outside [a-z0-9] becomes one '-', no '-' at either
+// end: "Intel(R) Xeon(R) Processor" -> "intel-r-xeon-r-processor".
+std::string sanitize_machine_name(const std::string& text);
 
 }  // namespace c2lab::cli

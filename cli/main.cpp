@@ -1,6 +1,7 @@
 // c2lab: the front-door CLI (DESIGN.md, "The front door: one CLI, c2lab"). This file only
 // parses the command line (CLI11) and maps failures to exit codes; the work is in
-// commands.cpp. Exit codes: 0 success, 1 a proof that does not verify, 2 bad input or any
+// commands.cpp and gate_cmd.cpp. Exit codes: 0 success, 1 a proof that does not verify (verify)
+// or a benchmark that regressed (gate), 2 bad input or any
 // other error, printed on stderr as "c2lab: error: <message>".
 #include <exception>
 #include <iostream>
@@ -28,7 +29,7 @@ void add_circuit_options(CLI::App& sub, circuit_args& a, bool steps_required = t
 int main(int argc, char** argv) {
     CLI::App app{
         "c2lab: Groth16 over BLS12-381 on the built-in test circuits (parameters, proofs, verification).\n"
-        "Exit codes: 0 success, 1 proof invalid (verify), 2 bad input or error."};
+        "Exit codes: 0 success, 1 proof invalid (verify) or a regression (gate), 2 bad input or error."};
     app.name("c2lab");
     app.require_subcommand(1);
     app.footer(
@@ -37,6 +38,8 @@ int main(int argc, char** argv) {
         "  c2lab setup --circuit hash-chain --steps 1000 -o params.bin\n"
         "  c2lab prove --params params.bin --steps 1000 --x0 42 -o proof.bin\n"
         "  c2lab verify --params params.bin --proof proof.bin --inputs proof.bin.inputs\n"
+        "Gate a benchmark run against a baseline:\n"
+        "  c2lab gate --baseline base.json --current run.json --policy results/policies/default.json\n"
         "Run `c2lab <command> --help` for a command's options.");
 
     circuit_args info;
@@ -120,6 +123,58 @@ int main(int argc, char** argv) {
         "Example:\n"
         "  c2lab flags");
 
+    gate_args gate;
+    auto* s_gate = app.add_subcommand(
+        "gate",
+        "Compare a benchmark run with a baseline, benchmark by benchmark (Mann-Whitney U, bootstrap CI of the "
+        "ratio of medians, p-values adjusted over the run): prints a markdown table and exits 1 when at least one "
+        "benchmark regressed.");
+    s_gate->add_option("--baseline", gate.baseline, "baseline Google Benchmark JSON (a file, or a directory of *.json)")
+        ->type_name("PATH")
+        ->required();
+    s_gate->add_option("--current", gate.current, "current Google Benchmark JSON (a file, or a directory of *.json)")
+        ->type_name("PATH")
+        ->required();
+    s_gate->add_option("--policy", gate.policy,
+                       "policy JSON (metric, direction, alpha, margin, adjustment, min_repetitions, overrides, ignore; "
+                       "regressions/README.md); default: built-in defaults")
+        ->type_name("PATH");
+    s_gate->add_option("--markdown", gate.markdown, "also write the markdown summary to this file (atomically)")
+        ->type_name("PATH");
+    s_gate->add_flag("--allow-other-machine", gate.allow_other_machine,
+                     "compare even when the fingerprints (cpu_model, num_cpus, build_type) differ");
+    s_gate->footer(
+        "Exit codes: 0 no regression, 1 at least one benchmark regressed, 2 bad input (unreadable or malformed\n"
+        "JSON or policy, runs from different machines). Benchmarks present in only one run are listed, not\n"
+        "failed; fewer than min_repetitions repetitions is inconclusive. Run benchmarks with repetitions, e.g.\n"
+        "scripts/bench.sh --repetitions 10.\n"
+        "Example:\n"
+        "  c2lab gate --baseline results/baselines/intel-r-xeon-r-processor-2cpu-release/bench_ff.json \\\n"
+        "      --current results/runs/20261202T153256Z/bench_ff.json \\\n"
+        "      --policy results/policies/default.json --markdown gate.md");
+
+    auto* s_baseline = app.add_subcommand("baseline", "Manage stored baselines (results/baselines/<machine>/).");
+    s_baseline->require_subcommand(1);
+    baseline_update_args bupdate;
+    auto* s_bupdate = s_baseline->add_subcommand(
+        "update",
+        "Copy a run's Google Benchmark JSON files into results/baselines/<machine>/ (each written atomically) and "
+        "print what was written.");
+    s_bupdate->add_option("--from", bupdate.from, "run directory, e.g. results/runs/<stamp>")->type_name("DIR")->required();
+    s_bupdate->add_option("--machine", bupdate.machine,
+                          "machine name, [a-z0-9-] (default: from the fingerprint: <cpu_model>-<num_cpus>cpu-<build_type>, "
+                          "sanitized)")
+        ->type_name("NAME");
+    s_bupdate->add_option("--results", bupdate.results, "results directory holding baselines/")
+        ->type_name("DIR")
+        ->capture_default_str();
+    s_bupdate->footer(
+        "Every file must parse and all must share one machine fingerprint. Files already in the baseline\n"
+        "directory with the same names are replaced; others are left alone.\n"
+        "Example:\n"
+        "  c2lab baseline update --from results/runs/20261202T153256Z\n"
+        "  c2lab baseline update --from results/runs/20261202T153256Z --machine ci-runner-1");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -139,6 +194,8 @@ int main(int argc, char** argv) {
         if (*s_prove) return run_prove(prove);
         if (*s_verify) return run_verify(verify);
         if (*s_flags) return run_flags();
+        if (*s_gate) return run_gate(gate);
+        if (*s_bupdate) return run_baseline_update(bupdate);
         return exit_error;
     } catch (const c2lab::error& e) {
         std::cerr << "c2lab: error: " << e.what() << "\n";

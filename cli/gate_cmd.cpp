@@ -1,0 +1,90 @@
+// `c2lab gate` and `c2lab baseline update`: the regression gate's front door (the work is
+// in regressions/gate.hpp).
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <iostream>
+
+#include "commands.hpp"
+#include "core/error.hpp"
+#include "core/file.hpp"
+#include "regressions/bench_json.hpp"
+#include "regressions/gate.hpp"
+#include "regressions/policy.hpp"
+
+namespace c2lab::cli {
+
+namespace fs = std::filesystem;
+
+std::string sanitize_machine_name(const std::string& text) {
+    std::string out;
+    bool dash = false;
+    for (unsigned char c : text) {
+        if (std::isalnum(c) && c < 0x80) {
+            if (dash && !out.empty()) out += '-';
+            dash = false;
+            out += static_cast<char>(std::tolower(c));
+        } else {
+            dash = true;
+        }
+    }
+    return out;
+}
+
+int run_gate(const gate_args& a) {
+    const regressions::bench_run base = regressions::read_bench_run(a.baseline);
+    const regressions::bench_run cur = regressions::read_bench_run(a.current);
+    const regressions::policy pol =
+        a.policy.empty() ? regressions::parse_policy("{}", "(built-in defaults)") : regressions::read_policy(a.policy);
+    regressions::gate_options opt;
+    opt.allow_other_machine = a.allow_other_machine;
+    const regressions::gate_result result = regressions::run_gate(base, cur, pol, opt);
+    const std::string md = regressions::markdown_summary(result);
+    if (!a.markdown.empty())
+        write_file_atomic(a.markdown, std::span(reinterpret_cast<const uint8_t*>(md.data()), md.size()));
+    std::cout << md;
+    return result.exit_status() ? exit_regression : exit_ok;
+}
+
+int run_baseline_update(const baseline_update_args& a) {
+    std::error_code ec;
+    if (!fs::is_directory(a.from, ec)) throw error(errc::bad_input, "--from: '" + a.from + "' is not a directory");
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(a.from, ec))
+        if (e.is_regular_file() && e.path().extension() == ".json") files.push_back(e.path());
+    if (ec) throw error(errc::io, a.from + ": cannot list the directory: " + ec.message());
+    if (files.empty()) throw error(errc::bad_input, "--from: no *.json files in '" + a.from + "'");
+    std::sort(files.begin(), files.end());
+
+    // Every file must parse and come from one machine (read_bench_run checks both).
+    const regressions::bench_run run = regressions::read_bench_run(a.from);
+
+    std::string machine;
+    if (!a.machine.empty()) {
+        if (a.machine != sanitize_machine_name(a.machine))
+            throw error(errc::bad_input, "--machine: '" + a.machine + "' must be made of [a-z0-9-] (try '" +
+                                             sanitize_machine_name(a.machine) + "')");
+        machine = a.machine;
+    } else {
+        const auto& m = run.machine;
+        if (m.cpu_model.empty())
+            throw error(errc::bad_input, a.from + ": the runs have no cpu_model in their context; pass --machine NAME");
+        machine = sanitize_machine_name(m.cpu_model + "-" + std::to_string(m.num_cpus) + "cpu-" + m.build_type);
+    }
+    if (machine.empty()) throw error(errc::bad_input, "the machine name is empty; pass --machine NAME");
+
+    const fs::path dir = fs::path(a.results) / "baselines" / machine;
+    fs::create_directories(dir, ec);
+    if (ec) throw error(errc::io, dir.string() + ": cannot create the directory: " + ec.message());
+    for (const auto& f : files) {
+        const std::vector<uint8_t> bytes = read_file(f.string());
+        const fs::path to = dir / f.filename();
+        write_file_atomic(to.string(), bytes);
+        std::cout << "wrote " << to.string() << " (" << bytes.size() << " bytes, from " << f.string() << ")\n";
+    }
+    std::cout << "baseline for machine '" << machine << "': " << files.size() << " file(s), " << run.benchmarks.size()
+              << " benchmark(s)\n";
+    return exit_ok;
+}
+
+}  // namespace c2lab::cli

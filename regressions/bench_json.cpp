@@ -1,0 +1,174 @@
+#include "regressions/bench_json.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+#include "core/file.hpp"
+
+namespace c2lab::regressions {
+
+namespace {
+
+using nlohmann::json;
+
+[[noreturn]] void bad(const std::string& message) { throw error(errc::bad_input, message); }
+
+std::string context_string(const json& ctx, const char* key) {
+    auto it = ctx.find(key);
+    if (it == ctx.end() || it->is_null()) return {};
+    if (it->is_string()) return it->get<std::string>();
+    return it->dump();
+}
+
+bool is_bookkeeping(const std::string& key) {
+    static const std::set<std::string> keys = {
+        "family_index", "per_family_instance_index", "repetitions", "repetition_index", "threads",
+        "iterations",   "real_time",                 "cpu_time"};
+    return keys.count(key) != 0;
+}
+
+std::string show(const std::string& s) { return s.empty() ? "(missing)" : "'" + s + "'"; }
+
+}  // namespace
+
+double to_nanoseconds(double value, std::string_view unit, const std::string& where) {
+    if (unit == "ns") return value;
+    if (unit == "us") return value * 1e3;
+    if (unit == "ms") return value * 1e6;
+    if (unit == "s") return value * 1e9;
+    bad(where + ": unknown time_unit '" + std::string(unit) + "' (expected ns, us, ms or s)");
+}
+
+std::vector<std::string> fingerprint_differences(const machine_fingerprint& b, const machine_fingerprint& c) {
+    std::vector<std::string> out;
+    if (b.cpu_model != c.cpu_model)
+        out.push_back("cpu_model: baseline " + show(b.cpu_model) + ", current " + show(c.cpu_model));
+    if (b.num_cpus != c.num_cpus)
+        out.push_back("num_cpus: baseline " + std::to_string(b.num_cpus) + ", current " + std::to_string(c.num_cpus));
+    if (b.build_type != c.build_type)
+        out.push_back("build_type: baseline " + show(b.build_type) + ", current " + show(c.build_type));
+    return out;
+}
+
+const benchmark_samples* bench_run::find(std::string_view name) const {
+    for (const auto& b : benchmarks)
+        if (b.name == name) return &b;
+    return nullptr;
+}
+
+bench_run parse_bench_json(std::string_view text, const std::string& source) {
+    json doc;
+    try {
+        doc = json::parse(text.begin(), text.end());
+    } catch (const json::parse_error& e) {
+        bad(source + ": malformed JSON: " + e.what());
+    }
+    if (!doc.is_object()) bad(source + ": the top level is not a JSON object");
+
+    bench_run run;
+    run.source = source;
+    if (auto ctx = doc.find("context"); ctx != doc.end()) {
+        if (!ctx->is_object()) bad(source + ": field 'context' is not an object");
+        for (const char* key : {"cpu_model", "model name", "model_name", "cpu"}) {
+            run.machine.cpu_model = context_string(*ctx, key);
+            if (!run.machine.cpu_model.empty()) break;
+        }
+        if (auto n = ctx->find("num_cpus"); n != ctx->end() && !n->is_null()) {
+            if (!n->is_number_integer()) bad(source + ": field 'context.num_cpus' is not an integer");
+            run.machine.num_cpus = n->get<long long>();
+        }
+        run.machine.build_type = context_string(*ctx, "build_type");
+        run.machine.compiler = context_string(*ctx, "compiler");
+    }
+
+    auto rows = doc.find("benchmarks");
+    if (rows == doc.end()) bad(source + ": missing field 'benchmarks'");
+    if (!rows->is_array()) bad(source + ": field 'benchmarks' is not an array");
+
+    std::map<std::string, std::size_t> index;
+    for (std::size_t i = 0; i < rows->size(); ++i) {
+        const json& row = (*rows)[i];
+        const std::string where = source + ": benchmarks[" + std::to_string(i) + "]";
+        if (!row.is_object()) bad(where + " is not an object");
+        if (auto rt = row.find("run_type"); rt != row.end()) {
+            if (!rt->is_string()) bad(where + ": field 'run_type' is not a string");
+            if (rt->get<std::string>() != "iteration") continue;  // aggregates
+        }
+        if (auto err = row.find("error_occurred"); err != row.end() && err->is_boolean() && err->get<bool>()) continue;
+
+        auto name_it = row.find("run_name");
+        if (name_it == row.end()) name_it = row.find("name");
+        if (name_it == row.end()) bad(where + ": missing field 'run_name' (and 'name')");
+        if (!name_it->is_string() || name_it->get<std::string>().empty())
+            bad(where + ": field '" + name_it.key() + "' is not a non-empty string");
+        const std::string name = name_it->get<std::string>();
+        const std::string here = where + " (" + name + ")";
+
+        std::string unit = "ns";
+        if (auto u = row.find("time_unit"); u != row.end()) {
+            if (!u->is_string()) bad(here + ": field 'time_unit' is not a string");
+            unit = u->get<std::string>();
+        }
+
+        auto [it, fresh] = index.emplace(name, run.benchmarks.size());
+        if (fresh) run.benchmarks.push_back({name, 0, {}});
+        benchmark_samples& b = run.benchmarks[it->second];
+        ++b.repetitions;
+
+        for (const char* key : {"real_time", "cpu_time"}) {
+            auto t = row.find(key);
+            if (t == row.end()) bad(here + ": missing field '" + key + "'");
+            if (!t->is_number()) bad(here + ": field '" + key + "' is not a number");
+            const double v = t->get<double>();
+            if (!std::isfinite(v)) bad(here + ": field '" + key + "' is not finite");
+            b.metrics[key].push_back(to_nanoseconds(v, unit, here));
+        }
+        for (auto f = row.begin(); f != row.end(); ++f) {
+            if (!f->is_number() || is_bookkeeping(f.key())) continue;
+            const double v = f->get<double>();
+            if (!std::isfinite(v)) bad(here + ": counter '" + f.key() + "' is not finite");
+            b.metrics[f.key()].push_back(v);
+        }
+    }
+    return run;
+}
+
+bench_run read_bench_run(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!fs::is_directory(path, ec)) {
+        const std::vector<uint8_t> bytes = read_file(path);
+        return parse_bench_json(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), path);
+    }
+    std::vector<std::string> files;
+    for (const auto& entry : fs::directory_iterator(path, ec))
+        if (entry.is_regular_file() && entry.path().extension() == ".json") files.push_back(entry.path().string());
+    if (ec) throw error(errc::io, path + ": cannot list the directory: " + ec.message());
+    if (files.empty()) bad(path + ": no *.json files in the directory");
+    std::sort(files.begin(), files.end());
+
+    bench_run merged;
+    merged.source = path;
+    std::map<std::string, std::string> origin;  // benchmark -> file
+    for (std::size_t k = 0; k < files.size(); ++k) {
+        bench_run one = read_bench_run(files[k]);
+        if (k == 0) {
+            merged.machine = one.machine;
+        } else if (auto diff = fingerprint_differences(merged.machine, one.machine); !diff.empty()) {
+            bad(files[k] + ": machine fingerprint differs from " + files[0] + " (" + diff.front() + ")");
+        }
+        for (auto& b : one.benchmarks) {
+            auto [it, fresh] = origin.emplace(b.name, files[k]);
+            if (!fresh) bad(files[k] + ": benchmark '" + b.name + "' also appears in " + it->second);
+            merged.benchmarks.push_back(std::move(b));
+        }
+    }
+    return merged;
+}
+
+}  // namespace c2lab::regressions

@@ -1,0 +1,75 @@
+// Google Benchmark JSON, as scripts/bench.sh writes it, read for the regression gate.
+//
+// A file is {"context": {...}, "benchmarks": [row, ...]}. Only per-repetition rows count
+// ("run_type": "iteration", or no run_type at all, as older library versions write);
+// aggregate rows (mean, median, stddev, cv) and rows with "error_occurred": true are
+// skipped. Rows are grouped by "run_name" (falling back to "name") in the order of their
+// first appearance; each row adds one sample to every metric it carries:
+//   - "real_time", "cpu_time": converted to nanoseconds with the row's "time_unit"
+//     (ns, us, ms, s; ns when absent);
+//   - counters: every other numeric field of the row, under its own name ("points/s",
+//     "msm_b_g2_ms", ...), as Google Benchmark reports it (no unit conversion). The row's
+//     bookkeeping fields (family_index, per_family_instance_index, repetitions,
+//     repetition_index, threads, iterations) are not counters.
+//
+// Machine fingerprint, from the context:
+//   cpu_model   "cpu_model" (written by scripts/bench.sh from /proc/cpuinfo), else the
+//               first of "model name", "model_name", "cpu" present; "" when none is
+//   num_cpus    "num_cpus" (Google Benchmark's own); 0 when absent
+//   build_type  "build_type" (scripts/bench.sh: the CMake build type of c2lab); "" when
+//               absent. Google Benchmark's "library_build_type" is the benchmark
+//               library's own build and is not used.
+//   compiler    "compiler" (scripts/bench.sh: `c++ --version | head -1`); "" when absent
+// The gate refuses to compare runs whose cpu_model, num_cpus or build_type differ; the
+// compiler is reported but not compared (a compiler upgrade is a change one may measure).
+//
+// Every malformed input (bad JSON, no "benchmarks" array, a row without a name, a
+// non-numeric time, an unknown time unit) is c2lab::error(bad_input) naming the file and,
+// where there is one, the row and field.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace c2lab::regressions {
+
+struct machine_fingerprint {
+    std::string cpu_model;
+    long long num_cpus = 0;
+    std::string build_type;
+    std::string compiler;
+};
+
+// "field: baseline 'a', current 'b'" for every compared field that differs (cpu_model,
+// num_cpus, build_type); empty when the fingerprints match.
+std::vector<std::string> fingerprint_differences(const machine_fingerprint& baseline,
+                                                 const machine_fingerprint& current);
+
+struct benchmark_samples {
+    std::string name;                                   // run_name
+    std::size_t repetitions = 0;                        // iteration rows seen
+    std::map<std::string, std::vector<double>> metrics;  // metric -> one value per row
+};
+
+struct bench_run {
+    std::string source;  // file or directory it was read from (for messages)
+    machine_fingerprint machine;
+    std::vector<benchmark_samples> benchmarks;  // first-appearance order, names unique
+
+    const benchmark_samples* find(std::string_view name) const;
+};
+
+// Parses one file's text; `source` names it in error messages.
+bench_run parse_bench_json(std::string_view text, const std::string& source);
+
+// Reads a file, or every "*.json" file of a directory (sorted by name, merged: their
+// fingerprints must agree and a benchmark name may appear in one file only).
+bench_run read_bench_run(const std::string& path);
+
+// Converts a value in `unit` ("ns", "us", "ms", "s") to nanoseconds; bad_input otherwise.
+double to_nanoseconds(double value, std::string_view unit, const std::string& where);
+
+}  // namespace c2lab::regressions

@@ -1,0 +1,190 @@
+#include "regressions/gate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "core/error.hpp"
+
+namespace c2lab::regressions {
+
+namespace {
+
+bool is_time_metric(const std::string& m) { return m == "real_time" || m == "cpu_time"; }
+
+std::string fmt(const char* f, double v) {
+    char b[64];
+    std::snprintf(b, sizeof b, f, v);
+    return b;
+}
+
+std::string format_value(double v, const std::string& metric) {
+    if (!is_time_metric(metric)) {
+        const double a = std::fabs(v);
+        if (a >= 1e9) return fmt("%.4gG", v / 1e9);
+        if (a >= 1e6) return fmt("%.4gM", v / 1e6);
+        if (a >= 1e3) return fmt("%.4gk", v / 1e3);
+        return fmt("%.4g", v);
+    }
+    if (v >= 1e9) return fmt("%.4g s", v / 1e9);
+    if (v >= 1e6) return fmt("%.4g ms", v / 1e6);
+    if (v >= 1e3) return fmt("%.4g us", v / 1e3);
+    return fmt("%.4g ns", v);
+}
+
+std::string md_escape(const std::string& s) {
+    std::string out;
+    for (char c : s) {
+        if (c == '|') out += '\\';
+        out += c;
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string gate_row::verdict_text() const {
+    std::string s(to_string(result));
+    if (!tested && !note.empty()) s += " (" + note + ")";
+    return s;
+}
+
+std::size_t gate_result::count(verdict v) const {
+    return static_cast<std::size_t>(std::count_if(rows.begin(), rows.end(), [v](const gate_row& r) { return r.result == v; }));
+}
+
+int gate_result::exit_status() const { return count(verdict::regressed) > 0 ? 1 : 0; }
+
+gate_result run_gate(const bench_run& baseline, const bench_run& current, const policy& p, const gate_options& options) {
+    gate_result out;
+    out.baseline_machine = baseline.machine;
+    out.current_machine = current.machine;
+    out.adjust = p.adjust;
+    out.level = options.level;
+    if (auto diff = fingerprint_differences(baseline.machine, current.machine); !diff.empty()) {
+        if (!options.allow_other_machine) {
+            std::string msg = "the runs come from different machines (" + baseline.source + " vs " + current.source + "): ";
+            for (std::size_t i = 0; i < diff.size(); ++i) msg += (i ? "; " : "") + diff[i];
+            msg += ". Timings from different machines do not compare; pass --allow-other-machine to compare anyway";
+            throw error(errc::bad_input, msg);
+        }
+        out.machine_differences = std::move(diff);
+    }
+
+    compare_options copt;
+    copt.resamples = options.resamples;
+    copt.level = options.level;
+    copt.seed = options.seed;
+
+    std::vector<std::size_t> tested;  // indices into out.rows
+    for (const auto& b : baseline.benchmarks) {
+        if (p.ignored(b.name)) {
+            out.ignored.push_back(b.name);
+            continue;
+        }
+        const benchmark_samples* c = current.find(b.name);
+        if (!c) {
+            out.only_baseline.push_back(b.name);
+            continue;
+        }
+        gate_row row;
+        row.name = b.name;
+        row.rule = p.rule_for(b.name);
+        auto bm = b.metrics.find(row.rule.metric);
+        auto cm = c->metrics.find(row.rule.metric);
+        row.cmp.n_base = bm == b.metrics.end() ? 0 : bm->second.size();
+        row.cmp.n_cur = cm == c->metrics.end() ? 0 : cm->second.size();
+        if (bm == b.metrics.end() || cm == c->metrics.end()) {
+            row.note = "metric '" + row.rule.metric + "' missing";
+        } else if (row.cmp.n_base < row.rule.min_repetitions || row.cmp.n_cur < row.rule.min_repetitions) {
+            row.note = "too few repetitions";
+        } else {
+            auto positive = [](const std::vector<double>& v) {
+                return std::all_of(v.begin(), v.end(), [](double x) { return x > 0; });
+            };
+            if (!positive(bm->second) || !positive(cm->second)) {
+                row.note = "non-positive values";
+            } else {
+                copt.decision = {row.rule.dir, row.rule.alpha, row.rule.margin};
+                row.cmp = compare_samples(bm->second, cm->second, copt);
+                row.tested = true;
+                tested.push_back(out.rows.size());
+            }
+        }
+        if (!row.tested && bm != b.metrics.end() && cm != c->metrics.end()) {
+            row.cmp.median_base = bm->second.empty() ? 0 : median(bm->second);
+            row.cmp.median_cur = cm->second.empty() ? 0 : median(cm->second);
+        }
+        out.rows.push_back(std::move(row));
+    }
+    for (const auto& c : current.benchmarks)
+        if (!p.ignored(c.name) && !baseline.find(c.name)) out.only_current.push_back(c.name);
+        else if (p.ignored(c.name) && !baseline.find(c.name)) out.ignored.push_back(c.name);
+
+    // p-values adjusted over the run's tested benchmarks; each verdict with its own rule.
+    std::vector<double> ps;
+    for (std::size_t i : tested) ps.push_back(out.rows[i].cmp.p);
+    const std::vector<double> adj = adjust(ps, p.adjust);
+    for (std::size_t k = 0; k < tested.size(); ++k) {
+        gate_row& r = out.rows[tested[k]];
+        r.cmp.p_adjusted = adj[k];
+        r.cmp.result = decide(adj[k], r.cmp.ci, {r.rule.dir, r.rule.alpha, r.rule.margin});
+        r.result = r.cmp.result;
+    }
+    return out;
+}
+
+std::string markdown_summary(const gate_result& g) {
+    std::ostringstream o;
+    const std::size_t reg = g.count(verdict::regressed);
+    o << "## c2lab gate: " << (reg ? "FAIL" : "PASS");
+    if (reg) o << " (" << reg << (reg == 1 ? " regression" : " regressions") << ")";
+    o << "\n\n";
+    if (!g.machine_differences.empty()) {
+        o << "**Warning: the runs come from different machines** (compared because allowed):\n";
+        for (const auto& d : g.machine_differences) o << "- " << d << "\n";
+        o << "\n";
+    }
+    const int pct = static_cast<int>(std::lround(g.level * 100));
+    o << "| benchmark | metric | reps (base/cur) | baseline median | current median | ratio [" << pct
+      << "% CI] | p (" << to_string(g.adjust) << ") | verdict |\n";
+    o << "|---|---|---|---:|---:|---|---:|---|\n";
+    for (const auto& r : g.rows) {
+        const bool have_medians = r.cmp.n_base > 0 && r.cmp.n_cur > 0;
+        o << "| " << md_escape(r.name) << " | " << md_escape(r.rule.metric)
+          << (r.rule.dir == direction::higher_is_better ? " (higher is better)" : "") << " | " << r.cmp.n_base << "/"
+          << r.cmp.n_cur << " | " << (have_medians ? format_value(r.cmp.median_base, r.rule.metric) : "-") << " | "
+          << (have_medians ? format_value(r.cmp.median_cur, r.rule.metric) : "-") << " | ";
+        if (r.tested)
+            o << fmt("%.3f", r.cmp.ci.ratio) << " [" << fmt("%.3f", r.cmp.ci.lo) << ", " << fmt("%.3f", r.cmp.ci.hi) << "] | "
+              << fmt("%.2g", r.cmp.p_adjusted);
+        else if (have_medians && r.cmp.median_base > 0)
+            o << fmt("%.3f", r.cmp.median_cur / r.cmp.median_base) << " | -";
+        else
+            o << "- | -";
+        o << " | " << (r.result == verdict::regressed ? "**regressed**" : r.verdict_text()) << " |\n";
+    }
+    o << "\n";
+    o << "regressed: " << reg << ", improved: " << g.count(verdict::improved)
+      << ", equivalent: " << g.count(verdict::equivalent) << ", inconclusive: " << g.count(verdict::inconclusive)
+      << " (" << g.rows.size() << " compared, " << g.ignored.size() << " ignored, " << g.only_baseline.size()
+      << " only in baseline, " << g.only_current.size() << " only in current)\n";
+    if (reg) {
+        o << "\nRegressions:\n";
+        for (const auto& r : g.rows)
+            if (r.result == verdict::regressed)
+                o << "- " << r.name << ": " << r.rule.metric << " ratio " << fmt("%.3f", r.cmp.ci.ratio) << "\n";
+    }
+    auto list = [&o](const char* title, const std::vector<std::string>& names) {
+        if (names.empty()) return;
+        o << "\n" << title << ":\n";
+        for (const auto& n : names) o << "- " << n << "\n";
+    };
+    list("Only in the baseline (not judged)", g.only_baseline);
+    list("Only in the current run (not judged)", g.only_current);
+    list("Ignored by the policy", g.ignored);
+    return o.str();
+}
+
+}  // namespace c2lab::regressions

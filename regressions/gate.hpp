@@ -1,0 +1,68 @@
+// The regression gate: a current benchmark run against a baseline run, benchmark by
+// benchmark, under a policy (policy.hpp), with the statistics of stats.hpp.
+//
+//   1. The machine fingerprints (bench_json.hpp) must agree on cpu_model, num_cpus and
+//      build_type; otherwise run_gate throws c2lab::error(bad_input) naming every field
+//      that differs, unless gate_options::allow_other_machine (then the differences are
+//      kept in the result and shown in the summary).
+//   2. Benchmarks matching an "ignore" regex are skipped (and counted). Benchmarks in only
+//      one of the runs are listed, not failed.
+//   3. Each remaining benchmark is judged on its rule's metric. It is inconclusive without
+//      a test when either side has fewer than min_repetitions samples ("too few
+//      repetitions"), when the metric is missing on a side ("metric missing"), or when a
+//      value is <= 0 ("non-positive values": the ratio of medians needs positive values).
+//   4. The others get compare_samples (Mann-Whitney p, bootstrap CI of current / baseline);
+//      their p-values are adjusted together (the policy's "adjustment") and each verdict is
+//      decide(p_adjusted, ci, {its direction, alpha, margin}).
+//   5. exit_status(): 1 when at least one benchmark regressed, else 0.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "regressions/bench_json.hpp"
+#include "regressions/policy.hpp"
+#include "regressions/stats.hpp"
+
+namespace c2lab::regressions {
+
+struct gate_options {
+    bool allow_other_machine = false;
+    std::size_t resamples = 2000;  // bootstrap
+    double level = 0.95;           // bootstrap interval level
+    uint64_t seed = 0;             // bootstrap seed (the result is deterministic)
+};
+
+struct gate_row {
+    std::string name;
+    metric_rule rule;         // the rule applied (defaults + overrides)
+    bool tested = false;      // false: inconclusive without a test, see note
+    std::string note;         // why not tested: "too few repetitions", "metric missing", ...
+    comparison cmp{};         // n_base / n_cur always set; the rest when tested
+    verdict result = verdict::inconclusive;
+
+    std::string verdict_text() const;  // "regressed", "inconclusive (too few repetitions)", ...
+};
+
+struct gate_result {
+    machine_fingerprint baseline_machine, current_machine;
+    std::vector<std::string> machine_differences;  // non-empty only with allow_other_machine
+    adjustment adjust = adjustment::holm;
+    double level = 0.95;
+    std::vector<gate_row> rows;                    // baseline order
+    std::vector<std::string> only_baseline, only_current, ignored;
+
+    std::size_t count(verdict v) const;
+    int exit_status() const;  // 0 pass, 1 at least one regression
+};
+
+gate_result run_gate(const bench_run& baseline, const bench_run& current, const policy& p,
+                     const gate_options& options = {});
+
+// The summary: a heading with PASS / FAIL, the machine warning if any, a table (benchmark,
+// metric, reps, baseline median, current median, ratio [CI], p (adjusted), verdict), the
+// counts, and the lists of benchmarks in one run only and ignored.
+std::string markdown_summary(const gate_result& result);
+
+}  // namespace c2lab::regressions

@@ -1,0 +1,350 @@
+// The gate end to end on synthetic Google Benchmark JSON: samples from c2lab::rng with a
+// controlled median and lognormal noise, written as the library writes them.
+#include "regressions/gate.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+#include "core/rng.hpp"
+#include "regressions/bench_json.hpp"
+#include "regressions/policy.hpp"
+
+namespace c2lab::regressions {
+namespace {
+
+using nlohmann::json;
+
+double uniform01(rng& gen) { return (static_cast<double>(gen.next() >> 11) + 0.5) * 0x1.0p-53; }
+double standard_normal(rng& gen) {
+    const double u1 = uniform01(gen), u2 = uniform01(gen);
+    return std::sqrt(-2 * std::log(u1)) * std::cos(2 * std::numbers::pi * u2);
+}
+
+struct bench_spec {
+    std::string name;
+    double center;              // median real_time, in `unit`
+    std::string unit = "us";
+    std::size_t reps = 10;
+    double noise = 0.01;        // relative (lognormal sigma)
+    std::string counter;        // optional counter name, value = counter_center * noise
+    double counter_center = 0;
+};
+
+bench_spec spec(std::string name, double center, std::string unit, std::string counter = {}, double counter_center = 0) {
+    bench_spec s;
+    s.name = std::move(name);
+    s.center = center;
+    s.unit = std::move(unit);
+    s.counter = std::move(counter);
+    s.counter_center = counter_center;
+    return s;
+}
+
+json context(const std::string& cpu = "Test CPU @ 3.0GHz", int cpus = 8, const std::string& build = "Release") {
+    return {{"date", "2026-12-02T15:33:28+00:00"}, {"host_name", "vm"},   {"num_cpus", cpus},
+            {"mhz_per_cpu", 3000},                 {"library_build_type", "debug"},
+            {"build_type", build},                 {"commit", "abc123"}, {"compiler", "c++ 12.2.0"},
+            {"cpu_model", cpu},                    {"dirty", "no"},      {"suite", "quick"}};
+}
+
+// A run as Google Benchmark writes it with --benchmark_repetitions: the iteration rows
+// of a benchmark, then its aggregates (which the reader must skip).
+json make_run(rng& gen, const std::vector<bench_spec>& specs, json ctx = context()) {
+    json rows = json::array();
+    for (const auto& s : specs) {
+        for (std::size_t i = 0; i < s.reps; ++i) {
+            const double t = s.center * std::exp(s.noise * standard_normal(gen));
+            json row = {{"name", s.name},       {"family_index", 0},   {"per_family_instance_index", 0},
+                        {"run_name", s.name},   {"run_type", "iteration"}, {"repetitions", s.reps},
+                        {"repetition_index", i}, {"threads", 1},       {"iterations", 100},
+                        {"real_time", t},       {"cpu_time", t * 0.99}, {"time_unit", s.unit}};
+            if (!s.counter.empty()) row[s.counter] = s.counter_center * std::exp(s.noise * standard_normal(gen));
+            rows.push_back(row);
+        }
+        rows.push_back({{"name", s.name + "_median"}, {"run_name", s.name}, {"run_type", "aggregate"},
+                        {"aggregate_name", "median"}, {"real_time", 1e12}, {"cpu_time", 1e12}, {"time_unit", "ns"}});
+    }
+    return {{"context", ctx}, {"benchmarks", rows}};
+}
+
+bench_run parse(const json& j, const std::string& src) { return parse_bench_json(j.dump(), src); }
+
+policy default_policy() { return parse_policy("{}", "default"); }
+
+std::vector<bench_spec> suite() {
+    return {spec("ff/fp_mul", 32.7, "ns"), spec("msm/g1/log_n:14", 141.8, "ms", "points/s", 115.5e3),
+            spec("ntt/forward/log_n:16", 2.5, "ms"), spec("pairing/pairing", 686.9, "us")};
+}
+
+// Expects c2lab::error(bad_input) whose message contains every fragment.
+template <class F>
+void expect_bad_input(F&& f, std::initializer_list<const char*> fragments) {
+    try {
+        f();
+        FAIL() << "no error";
+    } catch (const error& e) {
+        EXPECT_EQ(e.kind(), errc::bad_input);
+        for (const char* frag : fragments) EXPECT_NE(std::string(e.what()).find(frag), std::string::npos) << e.what();
+    }
+}
+
+TEST(BenchJson, GroupsRepetitionsConvertsUnitsAndReadsFingerprint) {
+    rng gen(1);
+    const bench_run r = parse(make_run(gen, suite()), "run.json");
+    ASSERT_EQ(r.benchmarks.size(), 4u);
+    EXPECT_EQ(r.benchmarks[0].name, "ff/fp_mul");
+    EXPECT_EQ(r.benchmarks[1].repetitions, 10u);  // aggregates skipped
+    const auto& msm = *r.find("msm/g1/log_n:14");
+    ASSERT_EQ(msm.metrics.at("real_time").size(), 10u);
+    EXPECT_NEAR(median(msm.metrics.at("real_time")), 141.8e6, 141.8e6 * 0.02);  // ms -> ns
+    EXPECT_EQ(msm.metrics.at("points/s").size(), 10u);
+    EXPECT_EQ(msm.metrics.count("iterations"), 0u);
+    EXPECT_EQ(msm.metrics.count("repetition_index"), 0u);
+    EXPECT_NEAR(median(r.find("pairing/pairing")->metrics.at("cpu_time")), 686.9e3 * 0.99, 686.9e3 * 0.02);
+    EXPECT_EQ(r.machine.cpu_model, "Test CPU @ 3.0GHz");
+    EXPECT_EQ(r.machine.num_cpus, 8);
+    EXPECT_EQ(r.machine.build_type, "Release");
+    EXPECT_EQ(r.machine.compiler, "c++ 12.2.0");
+}
+
+TEST(BenchJson, ModelNameFallback) {
+    json ctx = context();
+    ctx.erase("cpu_model");
+    ctx["model name"] = "Other CPU";
+    rng gen(2);
+    EXPECT_EQ(parse(make_run(gen, suite(), ctx), "x").machine.cpu_model, "Other CPU");
+}
+
+TEST(BenchJson, MalformedInputNamesFileAndField) {
+    expect_bad_input([] { parse_bench_json("{\"benchmarks\": [", "broken.json"); }, {"broken.json", "malformed JSON"});
+    expect_bad_input([] { parse_bench_json("{\"context\": {}}", "nobench.json"); }, {"nobench.json", "'benchmarks'"});
+    expect_bad_input([] { parse_bench_json("{\"benchmarks\": 3}", "b.json"); }, {"b.json", "'benchmarks'"});
+    expect_bad_input(
+        [] {
+            parse_bench_json(R"({"benchmarks": [{"name": "a", "run_type": "iteration", "real_time": "fast",
+                                 "cpu_time": 1, "time_unit": "ns"}]})",
+                             "t.json");
+        },
+        {"t.json", "benchmarks[0]", "'real_time'"});
+    expect_bad_input(
+        [] {
+            parse_bench_json(R"({"benchmarks": [{"name": "a", "real_time": 1, "cpu_time": 1, "time_unit": "min"}]})",
+                             "u.json");
+        },
+        {"u.json", "time_unit", "min"});
+    expect_bad_input([] { parse_bench_json(R"({"benchmarks": [{"name": "a", "real_time": 1}]})", "c.json"); },
+                     {"c.json", "'cpu_time'"});
+}
+
+TEST(Gate, UnchangedRunPasses) {
+    rng gen(3);
+    const bench_run base = parse(make_run(gen, suite()), "base.json");
+    const bench_run cur = parse(make_run(gen, suite()), "cur.json");
+    const gate_result g = run_gate(base, cur, default_policy());
+    ASSERT_EQ(g.rows.size(), 4u);
+    for (const auto& r : g.rows) {
+        EXPECT_TRUE(r.result == verdict::equivalent || r.result == verdict::inconclusive) << r.name;
+        EXPECT_TRUE(r.tested);
+    }
+    EXPECT_EQ(g.exit_status(), 0);
+    const std::string md = markdown_summary(g);
+    EXPECT_NE(md.find("PASS"), std::string::npos);
+    EXPECT_NE(md.find("| ff/fp_mul |"), std::string::npos);
+}
+
+TEST(Gate, TwentyPercentSlowerIsRegressed) {
+    rng gen(4);
+    auto specs = suite();
+    const bench_run base = parse(make_run(gen, specs), "base.json");
+    specs[2].center *= 1.20;  // ntt 20% slower, 10 reps, 1% noise
+    const bench_run cur = parse(make_run(gen, specs), "cur.json");
+    const gate_result g = run_gate(base, cur, default_policy());
+    for (const auto& r : g.rows) {
+        if (r.name == "ntt/forward/log_n:16") {
+            EXPECT_EQ(r.result, verdict::regressed);
+            EXPECT_NEAR(r.cmp.ci.ratio, 1.20, 0.02);
+            EXPECT_LT(r.cmp.p_adjusted, 0.05);
+            EXPECT_GE(r.cmp.p_adjusted, r.cmp.p);  // Holm never lowers p
+        } else {
+            EXPECT_NE(r.result, verdict::regressed) << r.name;
+        }
+    }
+    EXPECT_EQ(g.count(verdict::regressed), 1u);
+    EXPECT_EQ(g.exit_status(), 1);
+    const std::string md = markdown_summary(g);
+    EXPECT_NE(md.find("FAIL (1 regression)"), std::string::npos) << md;
+    EXPECT_NE(md.find("| ntt/forward/log_n:16 | real_time | 10/10 |"), std::string::npos) << md;
+    EXPECT_NE(md.find("**regressed**"), std::string::npos) << md;
+    EXPECT_NE(md.find("- ntt/forward/log_n:16: real_time ratio 1.2"), std::string::npos) << md;
+}
+
+TEST(Gate, FasterRunImproves) {
+    rng gen(5);
+    auto specs = suite();
+    const bench_run base = parse(make_run(gen, specs), "base.json");
+    specs[0].center *= 0.8;
+    const gate_result g = run_gate(base, parse(make_run(gen, specs), "cur.json"), default_policy());
+    EXPECT_EQ(g.rows[0].result, verdict::improved);
+    EXPECT_EQ(g.exit_status(), 0);
+}
+
+TEST(Gate, HigherIsBetterCounterFlipsDirection) {
+    rng gen(6);
+    auto specs = suite();
+    const bench_run base = parse(make_run(gen, specs), "base.json");
+    specs[1].counter_center *= 0.8;  // throughput down 20%: a regression
+    const bench_run worse = parse(make_run(gen, specs), "worse.json");
+    specs[1].counter_center /= 0.8 * 0.8;  // throughput up 25%: an improvement
+    const bench_run better = parse(make_run(gen, specs), "better.json");
+
+    const policy p = parse_policy(
+        R"({"overrides": [{"match": "msm/.*", "metric": "points/s", "direction": "higher_is_better"}]})", "p.json");
+    EXPECT_EQ(p.rule_for("msm/g1/log_n:14").dir, direction::higher_is_better);
+
+    const gate_result gw = run_gate(base, worse, p);
+    EXPECT_EQ(gw.rows[1].rule.metric, "points/s");
+    EXPECT_EQ(gw.rows[1].result, verdict::regressed);
+    EXPECT_LT(gw.rows[1].cmp.ci.ratio, 1.0);
+    EXPECT_EQ(gw.exit_status(), 1);
+    EXPECT_NE(markdown_summary(gw).find("points/s (higher is better)"), std::string::npos);
+
+    const gate_result gb = run_gate(base, better, p);
+    EXPECT_EQ(gb.rows[1].result, verdict::improved);
+    EXPECT_EQ(gb.exit_status(), 0);
+
+    // The same drop judged as lower_is_better would be an improvement.
+    const policy wrong = parse_policy(R"({"overrides": [{"match": "msm/.*", "metric": "points/s"}]})", "w.json");
+    EXPECT_EQ(run_gate(base, worse, wrong).rows[1].result, verdict::improved);
+}
+
+TEST(Gate, PolicyOverridesByRegex) {
+    const policy p = parse_policy(R"({
+        "defaults": {"metric": "real_time", "margin": 0.05, "alpha": 0.01, "adjustment": "bh", "min_repetitions": 3},
+        "overrides": [{"match": "ff/.*", "metric": "cpu_time", "margin": 0.03},
+                      {"match": "ff/fp_.*", "min_repetitions": 8},
+                      {"match": "ff", "margin": 0.5}]})",
+                                  "p.json");
+    EXPECT_EQ(p.adjust, adjustment::benjamini_hochberg);
+    const metric_rule ff = p.rule_for("ff/fp_mul");
+    EXPECT_EQ(ff.metric, "cpu_time");
+    EXPECT_DOUBLE_EQ(ff.margin, 0.03);  // "ff" must match the whole name: not applied
+    EXPECT_EQ(ff.min_repetitions, 8u);
+    EXPECT_DOUBLE_EQ(ff.alpha, 0.01);
+    const metric_rule other = p.rule_for("pairing/pairing");
+    EXPECT_EQ(other.metric, "real_time");
+    EXPECT_DOUBLE_EQ(other.margin, 0.05);
+    EXPECT_EQ(other.min_repetitions, 3u);
+
+    // A 4% slowdown: beyond ff's 3% margin (regressed, judged on cpu_time), within the 5%
+    // default margin elsewhere (not regressed).
+    rng gen(7);
+    auto specs = suite();
+    for (auto& s : specs) s.noise = 0.002;
+    const bench_run base = parse(make_run(gen, specs), "base.json");
+    for (auto& s : specs) s.center *= 1.04;
+    const gate_result g = run_gate(base, parse(make_run(gen, specs), "cur.json"), p);
+    EXPECT_EQ(g.rows[0].rule.metric, "cpu_time");
+    EXPECT_EQ(g.rows[0].result, verdict::regressed);
+    for (std::size_t i = 1; i < g.rows.size(); ++i) EXPECT_NE(g.rows[i].result, verdict::regressed) << g.rows[i].name;
+}
+
+TEST(Gate, IgnoredAndOneSidedBenchmarksAreListedNotJudged) {
+    rng gen(8);
+    auto specs = suite();
+    const bench_run base = parse(make_run(gen, specs), "base.json");
+    specs[3].center *= 2;  // pairing much slower, but ignored
+    specs.erase(specs.begin());                      // ff/fp_mul only in baseline
+    specs.push_back(spec("r1cs/synthesize", 5, "ms"));   // only in current
+    const bench_run cur = parse(make_run(gen, specs), "cur.json");
+    const policy p = parse_policy(R"({"ignore": ["pairing/.*"]})", "p.json");
+    const gate_result g = run_gate(base, cur, p);
+    ASSERT_EQ(g.rows.size(), 2u);
+    EXPECT_EQ(g.ignored, std::vector<std::string>{"pairing/pairing"});
+    EXPECT_EQ(g.only_baseline, std::vector<std::string>{"ff/fp_mul"});
+    EXPECT_EQ(g.only_current, std::vector<std::string>{"r1cs/synthesize"});
+    EXPECT_EQ(g.exit_status(), 0);
+    const std::string md = markdown_summary(g);
+    EXPECT_NE(md.find("Ignored by the policy:\n- pairing/pairing"), std::string::npos) << md;
+    EXPECT_NE(md.find("Only in the baseline (not judged):\n- ff/fp_mul"), std::string::npos) << md;
+    EXPECT_NE(md.find("Only in the current run (not judged):\n- r1cs/synthesize"), std::string::npos) << md;
+}
+
+TEST(Gate, DifferentMachineRefusedUnlessAllowed) {
+    rng gen(9);
+    const bench_run base = parse(make_run(gen, suite()), "base.json");
+    const bench_run cur = parse(make_run(gen, suite(), context("Another CPU")), "cur.json");
+    expect_bad_input([&] { run_gate(base, cur, default_policy()); },
+                     {"cpu_model", "Test CPU @ 3.0GHz", "Another CPU", "--allow-other-machine"});
+    const bench_run cores = parse(make_run(gen, suite(), context("Test CPU @ 3.0GHz", 4)), "c.json");
+    expect_bad_input([&] { run_gate(base, cores, default_policy()); }, {"num_cpus"});
+    const bench_run debug = parse(make_run(gen, suite(), context("Test CPU @ 3.0GHz", 8, "Debug")), "d.json");
+    expect_bad_input([&] { run_gate(base, debug, default_policy()); }, {"build_type"});
+
+    gate_options o;
+    o.allow_other_machine = true;
+    const gate_result g = run_gate(base, cur, default_policy(), o);
+    ASSERT_EQ(g.machine_differences.size(), 1u);
+    EXPECT_NE(markdown_summary(g).find("different machines"), std::string::npos);
+    EXPECT_EQ(g.exit_status(), 0);
+}
+
+TEST(Gate, TooFewRepetitionsIsInconclusive) {
+    rng gen(10);
+    auto specs = suite();
+    specs[0].reps = 3;
+    const bench_run base = parse(make_run(gen, specs), "base.json");
+    specs[0].center *= 1.5;  // a big slowdown, but only 3 repetitions
+    const gate_result g = run_gate(base, parse(make_run(gen, specs), "cur.json"), default_policy());
+    EXPECT_FALSE(g.rows[0].tested);
+    EXPECT_EQ(g.rows[0].result, verdict::inconclusive);
+    EXPECT_EQ(g.rows[0].verdict_text(), "inconclusive (too few repetitions)");
+    EXPECT_EQ(g.exit_status(), 0);
+    EXPECT_NE(markdown_summary(g).find("inconclusive (too few repetitions)"), std::string::npos);
+}
+
+TEST(Gate, MissingMetricIsInconclusive) {
+    rng gen(11);
+    const bench_run base = parse(make_run(gen, suite()), "base.json");
+    const bench_run cur = parse(make_run(gen, suite()), "cur.json");
+    const policy p = parse_policy(R"({"overrides": [{"match": "ff/.*", "metric": "points/s"}]})", "p.json");
+    const gate_result g = run_gate(base, cur, p);
+    EXPECT_EQ(g.rows[0].verdict_text(), "inconclusive (metric 'points/s' missing)");
+}
+
+TEST(Policy, BadPolicyNamesTheKey) {
+    expect_bad_input([] { parse_policy("{\"defaults\": ", "p.json"); }, {"p.json", "malformed JSON"});
+    expect_bad_input([] { parse_policy(R"({"defaults": {"alpha": 2}})", "p.json"); }, {"p.json", "defaults.alpha"});
+    expect_bad_input([] { parse_policy(R"({"defaults": {"margin": "5%"}})", "p.json"); }, {"defaults.margin"});
+    expect_bad_input([] { parse_policy(R"({"defaults": {"adjustment": "bonferroni"}})", "p.json"); },
+                     {"defaults.adjustment", "bonferroni"});
+    expect_bad_input([] { parse_policy(R"({"defaults": {"direction": "up"}})", "p.json"); }, {"defaults.direction"});
+    expect_bad_input([] { parse_policy(R"({"defaults": {"min_repetitions": 1}})", "p.json"); },
+                     {"defaults.min_repetitions"});
+    expect_bad_input([] { parse_policy(R"({"defaults": {"metrc": "cpu_time"}})", "p.json"); }, {"defaults.metrc"});
+    expect_bad_input([] { parse_policy(R"({"overide": []})", "p.json"); }, {"'overide'"});
+    expect_bad_input([] { parse_policy(R"({"overrides": [{"metric": "cpu_time"}]})", "p.json"); },
+                     {"overrides[0].match"});
+    expect_bad_input([] { parse_policy(R"({"overrides": [{"match": "ff/(", "margin": 0.1}]})", "p.json"); },
+                     {"overrides[0].match", "regex"});
+    expect_bad_input([] { parse_policy(R"({"overrides": [{"match": "a", "adjustment": "bh"}]})", "p.json"); },
+                     {"overrides[0].adjustment"});
+    expect_bad_input([] { parse_policy(R"({"ignore": ["ok", "[x"]})", "p.json"); }, {"ignore[1]"});
+    expect_bad_input([] { parse_policy(R"({"ignore": "x"})", "p.json"); }, {"'ignore'"});
+}
+
+TEST(Policy, DefaultPolicyFileParses) {
+    const policy p = read_policy(C2LAB_SOURCE_DIR "/results/policies/default.json");
+    EXPECT_EQ(p.defaults.metric, "real_time");
+    EXPECT_EQ(p.defaults.dir, direction::lower_is_better);
+    EXPECT_EQ(p.adjust, adjustment::holm);
+}
+
+}  // namespace
+}  // namespace c2lab::regressions

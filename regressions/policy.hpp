@@ -1,0 +1,66 @@
+// The gate's policy: which metric each benchmark is judged on, in which direction, and
+// how strictly. A JSON file (regressions/README.md documents every key; the lab's default
+// is results/policies/default.json):
+//
+//   {
+//     "defaults": {"metric": "real_time", "direction": "lower_is_better", "alpha": 0.05,
+//                  "margin": 0.05, "adjustment": "holm", "min_repetitions": 5},
+//     "overrides": [{"match": "ff/.*", "metric": "cpu_time", "margin": 0.03},
+//                   {"match": "msm/.*", "metric": "points/s", "direction": "higher_is_better"}],
+//     "ignore": ["gpu/.*"]
+//   }
+//
+// Regexes are ECMAScript (std::regex) and must match the whole benchmark name. Every
+// override whose "match" matches applies, in file order, each setting the keys it names
+// (a later one wins). "adjustment" is run-wide and lives in "defaults" only. Unknown keys,
+// wrong types and out-of-range values are c2lab::error(bad_input) naming the key.
+#pragma once
+
+#include <cstddef>
+#include <regex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "regressions/stats.hpp"
+
+namespace c2lab::regressions {
+
+struct metric_rule {
+    std::string metric = "real_time";           // real_time, cpu_time (ns) or a counter's name
+    direction dir = direction::lower_is_better;
+    double alpha = 0.05;                        // in (0, 1)
+    double margin = 0.05;                       // in [0, 1)
+    std::size_t min_repetitions = 5;            // >= 2, on each side
+};
+
+struct rule_override {
+    std::string match;  // the regex as written
+    std::regex re;
+    // Only the keys present in the file are set.
+    std::string metric;
+    bool has_metric = false, has_direction = false, has_alpha = false, has_margin = false, has_min = false;
+    direction dir = direction::lower_is_better;
+    double alpha = 0, margin = 0;
+    std::size_t min_repetitions = 0;
+};
+
+struct policy {
+    metric_rule defaults{};
+    adjustment adjust = adjustment::holm;
+    std::vector<rule_override> overrides;
+    std::vector<std::string> ignore_patterns;
+    std::vector<std::regex> ignore;
+
+    bool ignored(std::string_view name) const;
+    metric_rule rule_for(std::string_view name) const;  // defaults + matching overrides
+};
+
+// `source` names the file in messages. An empty object gives the defaults above.
+policy parse_policy(std::string_view text, const std::string& source);
+policy read_policy(const std::string& path);
+
+std::string_view to_string(direction d) noexcept;
+std::string_view to_string(adjustment a) noexcept;
+
+}  // namespace c2lab::regressions
