@@ -51,6 +51,10 @@ for bench in build/release/benchmarks/bench_*; do
     --benchmark_context=compiler="$(c++ --version | head -1)" --benchmark_context=suite="$suite" \
     >/dev/null 2>"$out/.$name.log" || { echo "$name failed:" >&2; cat "$out/.$name.log" >&2; exit 1; }
   rm -f "$out/.$name.log"
+  if [ ! -s "$tmp" ]; then  # the filter matched nothing in this binary
+    rm -f "$tmp"
+    continue
+  fi
   mv "$tmp" "$out/$name.json"
 done
 python3 scripts/report.py "$out"/*.json
