@@ -45,6 +45,8 @@ std::string fmt_ms(double ms) {
 r1cs::hash_chain make_hash_chain(const circuit_args& a) {
     if (a.circuit != circuit_hash_chain)
         throw error(errc::bad_input, "unknown circuit '" + a.circuit + "' (known: hash-chain)");
+    if (a.steps.empty())
+        throw error(errc::bad_input, "--steps is required for the hash-chain circuit (or use --c1 / --sector for PoRep)");
     r1cs::hash_chain hc;
     hc.steps = parse_u64(a.steps, "--steps");
     if (hc.steps == 0) throw error(errc::bad_input, "--steps: must be at least 1");
@@ -70,6 +72,7 @@ uint64_t parse_u64(const std::string& text, const std::string& what) {
 }
 
 int run_circuit_info(const circuit_args& a) {
+    if (!a.sector.empty()) return run_porep_circuit_info(a.sector);
     const r1cs::hash_chain hc = make_hash_chain(a);
     const r1cs::shape_counter sc = count_shape(hc);
     std::cout << "circuit: " << a.circuit << " (steps " << hc.steps << ")\n"
@@ -81,6 +84,7 @@ int run_circuit_info(const circuit_args& a) {
 }
 
 int run_setup(const setup_args& a) {
+    if (!a.c1.empty()) return run_porep_setup(a);
     const r1cs::hash_chain hc = make_hash_chain(a.circuit);
     const uint64_t seed = parse_u64(a.seed, "--seed");
     if (a.out.empty()) throw error(errc::bad_input, "-o: empty output path");
@@ -118,7 +122,10 @@ int run_setup(const setup_args& a) {
 }
 
 int run_prove(const prove_args& a) {
+    if (!a.c1.empty()) return run_porep_prove(a);
     r1cs::hash_chain hc = make_hash_chain(a.circuit);
+    if (a.params.empty()) throw error(errc::bad_input, "--params is required for the hash-chain circuit");
+    if (a.x0.empty()) throw error(errc::bad_input, "--x0 is required for the hash-chain circuit");
     hc.x0 = fr::from_u64(parse_u64(a.x0, "--x0"));
     const flag_values flags = parse_flags(a.flags);
     if (a.out.empty()) throw error(errc::bad_input, "-o: empty output path");
@@ -193,6 +200,12 @@ int run_prove(const prove_args& a) {
 }
 
 int run_verify(const verify_args& a) {
+    if (!a.c1.empty()) {
+        if (!a.inputs_file.empty() || !a.inputs_hex.empty())
+            throw error(errc::bad_input, "--c1 derives the public inputs itself: drop --inputs / --input");
+        return run_porep_verify(a);
+    }
+    if (a.params.empty()) throw error(errc::bad_input, "--params is required (or --c1 for a PoRep proof)");
     if (a.inputs_file.empty() == a.inputs_hex.empty())
         throw error(errc::bad_input, "give the public inputs with either --inputs FILE or --input HEX (not both)");
     const std::vector<uint8_t> proof_bytes = read_file(a.proof);

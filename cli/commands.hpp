@@ -15,22 +15,32 @@ inline constexpr int exit_invalid = 1;
 inline constexpr int exit_regression = 1;  // `c2lab gate`: at least one benchmark regressed
 inline constexpr int exit_error = 2;
 
-// The built-in test circuits the CLI knows (the PoRep circuit comes later).
+// The built-in test circuits the CLI knows (the PoRep circuit is chosen with --sector / --c1).
 inline constexpr const char* circuit_hash_chain = "hash-chain";
 
 struct circuit_args {
     std::string circuit = circuit_hash_chain;
-    std::string steps;  // decimal, >= 1
+    std::string steps;   // decimal, >= 1
+    std::string sector;  // circuit-info: the PoRep circuit of this sector size instead
+};
+
+struct gen_args {
+    std::string sector;
+    std::string seed = "1";
+    std::string out;
 };
 
 struct setup_args {
     circuit_args circuit;
+    std::string c1;  // the PoRep circuit of this C1 file instead of a test circuit
     std::string out;
     std::string seed = "0";
+    bool force = false;
 };
 
 struct prove_args {
     circuit_args circuit;
+    std::string c1;
     std::string params;
     std::string x0;
     std::string out;
@@ -40,6 +50,7 @@ struct prove_args {
 };
 
 struct verify_args {
+    std::string c1;
     std::string params;
     std::string proof;
     std::string inputs_file;
@@ -64,6 +75,13 @@ struct baseline_update_args {
 uint64_t parse_u64(const std::string& text, const std::string& what);
 
 int run_circuit_info(const circuit_args& a);
+int run_gen(const gen_args& a);  // porep_cmd.cpp
+// porep_cmd.cpp: the PoRep forms, called by run_circuit_info / run_setup / ... when --sector or
+// --c1 is given.
+int run_porep_circuit_info(const std::string& sector);
+int run_porep_setup(const setup_args& a);
+int run_porep_prove(const prove_args& a);
+int run_porep_verify(const verify_args& a);
 int run_setup(const setup_args& a);
 int run_prove(const prove_args& a);
 int run_verify(const verify_args& a);

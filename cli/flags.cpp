@@ -18,6 +18,8 @@ constexpr flag_info registry[] = {
      "Pippenger window size: bellperson's ceil(ln n), the measured table, or fixed N bits"},
     {"b_g2_msm", "serial|parallel", "serial", "msm",
      "run the G2 MSM after the G1 MSMs, or concurrently with them"},
+    {"c1_json", "nlohmann|simdjson", "nlohmann", "c1_decode",
+     "JSON parser of the C1 file (both give identical structures)"},
 };
 }  // namespace
 
@@ -27,7 +29,8 @@ std::vector<std::pair<std::string, std::string>> flag_values::as_text() const {
     return {{"lc_indexer", lc_indexer},
             {"presize", std::string(r1cs::to_string(presize))},
             {"msm_window", msm_window.to_string()},
-            {"b_g2_msm", std::string(groth16::to_string(b_g2))}};
+            {"b_g2_msm", std::string(groth16::to_string(b_g2))},
+            {"c1_json", std::string(porep::to_string(c1_json))}};
 }
 
 flag_values parse_flags(std::span<const std::string> settings) {
@@ -51,8 +54,10 @@ flag_values parse_flags(std::span<const std::string> settings) {
                 v.presize = r1cs::parse_presize(value);
             } else if (name == "msm_window") {
                 v.msm_window = msm::window_policy::parse(value);
-            } else {
+            } else if (name == "b_g2_msm") {
                 v.b_g2 = groth16::parse_b_g2_msm(value);
+            } else {
+                v.c1_json = porep::parse_c1_json_decoder(value);
             }
         } catch (const error& e) {
             throw error(errc::bad_input, "--flag " + s + ": " + e.what());

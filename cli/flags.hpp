@@ -12,6 +12,7 @@
 
 #include "groth16/prover.hpp"
 #include "msm/window.hpp"
+#include "porep/c1_json.hpp"
 #include "r1cs/proving_assignment.hpp"
 
 namespace c2lab::cli {
@@ -32,6 +33,7 @@ struct flag_values {
     r1cs::presize_mode presize = r1cs::presize_mode::off;
     msm::window_policy msm_window = msm::window_policy::ln();
     groth16::b_g2_msm b_g2 = groth16::b_g2_msm::serial;
+    porep::c1_json_decoder c1_json = porep::c1_json_decoder::nlohmann;
 
     // name -> value as text, in registry order.
     std::vector<std::pair<std::string, std::string>> as_text() const;

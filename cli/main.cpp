@@ -16,24 +16,32 @@ namespace {
 
 using namespace c2lab::cli;
 
-void add_circuit_options(CLI::App& sub, circuit_args& a, bool steps_required = true) {
+// The built-in test circuit's options (the PoRep forms take --c1 or --sector instead).
+CLI::Option* add_circuit_options(CLI::App& sub, circuit_args& a) {
     sub.add_option("--circuit", a.circuit, "built-in test circuit: hash-chain (x_{i+1} = x_i^2 + x_i + 7)")
         ->check(CLI::IsMember({std::string(circuit_hash_chain)}))
         ->capture_default_str();
-    auto* o = sub.add_option("--steps", a.steps, "number of hash-chain steps (decimal, >= 1)")->type_name("N");
-    if (steps_required) o->required();
+    return sub.add_option("--steps", a.steps, "number of hash-chain steps (decimal, >= 1; hash-chain only)")
+        ->type_name("N");
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
     CLI::App app{
-        "c2lab: Groth16 over BLS12-381 on the built-in test circuits (parameters, proofs, verification).\n"
+        "c2lab: a Groth16 / BLS12-381 performance lab shaped after Filecoin's PoRep C2 prover: C1 files, the\n"
+        "StackedDRG circuit, parameters, proofs, verification, and the regression gate.\n"
         "Exit codes: 0 success, 1 proof invalid (verify) or a regression (gate), 2 bad input or error."};
     app.name("c2lab");
     app.require_subcommand(1);
     app.footer(
-        "Example (a round trip):\n"
+        "Example (PoRep C2 on a generated 2 KiB sector):\n"
+        "  c2lab gen --sector 2KiB --seed 7 -o c1.json\n"
+        "  c2lab circuit-info --sector 32GiB\n"
+        "  c2lab setup --c1 c1.json\n"
+        "  c2lab prove --c1 c1.json -o proof.bin\n"
+        "  c2lab verify --c1 c1.json --proof proof.bin\n"
+        "Example (the hash-chain test circuit):\n"
         "  c2lab circuit-info --circuit hash-chain --steps 1000\n"
         "  c2lab setup --circuit hash-chain --steps 1000 -o params.bin\n"
         "  c2lab prove --params params.bin --steps 1000 --x0 42 -o proof.bin\n"
@@ -47,15 +55,40 @@ int main(int argc, char** argv) {
         "circuit-info",
         "Shape-only synthesis (counts only, no witness): prints the number of constraints, public inputs and aux "
         "variables.");
-    add_circuit_options(*s_info, info);
+    auto* o_info_steps = add_circuit_options(*s_info, info);
+    auto* o_info_sector = s_info->add_option("--sector", info.sector,
+                                             "the PoRep circuit of one partition for this sector size: 2KiB, 8MiB, "
+                                             "512MiB, 32GiB, 64GiB")
+                              ->type_name("SIZE");
+    o_info_sector->excludes(o_info_steps);
     s_info->footer(
+        "With --sector: the StackedDRG circuit of one partition (rust-fil-proofs' circuitinfo); it counts\n"
+        "without storing anything, so 32GiB runs on a small machine in seconds.\n"
         "Output:\n"
         "  constraints: N     includes bellperson's input constraints (input_i * 0 = 0, one per input variable,\n"
         "                     the constant one included): for hash-chain, steps + 2 - the rows of the QAP\n"
         "  public inputs: M   the values the verifier gets (without the constant one): 1 for hash-chain\n"
         "  aux: K             private variables: steps for hash-chain\n"
         "Example:\n"
+        "  c2lab circuit-info --sector 32GiB\n"
         "  c2lab circuit-info --circuit hash-chain --steps 10");
+
+    gen_args gen;
+    auto* s_gen = app.add_subcommand(
+        "gen",
+        "Generate a C1 file (lotus-bench / curio layout) for a sector size: vanilla proofs consistent with the "
+        "circuit, without the sector (only challenged paths are materialised; everything else is pseudo-random "
+        "but fixed by the seed).");
+    s_gen->add_option("--sector", gen.sector, "sector size: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB")->type_name("SIZE")->required();
+    s_gen->add_option("--seed", gen.seed, "dataset seed (decimal u64): same size and seed, same file")
+        ->type_name("N")
+        ->capture_default_str();
+    s_gen->add_option("-o,--output", gen.out, "C1 file to write (atomically)")->type_name("PATH")->required();
+    s_gen->footer(
+        "Progress goes to stderr; the commitments and times to stdout.\n"
+        "Example:\n"
+        "  c2lab gen --sector 2KiB --seed 7 -o c1.json\n"
+        "  c2lab gen --sector 32GiB --seed 1 -o c1-32g.json");
 
     setup_args setup;
     auto* s_setup = app.add_subcommand(
@@ -63,12 +96,20 @@ int main(int argc, char** argv) {
         "Generate Groth16 parameters for a circuit and write them (atomically) to a c2lab parameters file. "
         "This is a TEST setup, not a ceremony: the toxic waste comes from a deterministic generator seeded by "
         "--seed, so anyone who knows the seed can forge proofs.");
-    add_circuit_options(*s_setup, setup.circuit);
-    s_setup->add_option("-o,--output", setup.out, "parameters file to write")->type_name("PATH")->required();
+    auto* o_setup_steps = add_circuit_options(*s_setup, setup.circuit);
+    s_setup->add_option("--c1", setup.c1, "PoRep: parameters for the circuit of this C1 file's proof type")
+        ->type_name("PATH")
+        ->excludes(o_setup_steps);
+    s_setup->add_option("-o,--output", setup.out,
+                        "parameters file to write (required for hash-chain; with --c1 the default is the cache: "
+                        "$C2LAB_CACHE_DIR, else ~/.cache/c2lab, then params/<proof>-c<constraints>-i<inputs>-a<aux>.params)")
+        ->type_name("PATH");
+    s_setup->add_flag("--force", setup.force, "with --c1: make the parameters again even when cached");
     s_setup->add_option("--seed", setup.seed, "seed of the toxic-waste generator (decimal u64)")->type_name("S")->capture_default_str();
     s_setup->footer(
         "Progress goes to stderr, one line per stage; sizes and times to stdout.\n"
         "Example:\n"
+        "  c2lab setup --c1 c1.json\n"
         "  c2lab setup --circuit hash-chain --steps 1000 -o params.bin --seed 7");
 
     prove_args prove;
@@ -76,12 +117,17 @@ int main(int argc, char** argv) {
         "prove",
         "Synthesize the circuit with a witness and create a Groth16 proof: writes the 192-byte proof and the "
         "public inputs, and prints a per-stage timing table.");
-    add_circuit_options(*s_prove, prove.circuit);
-    s_prove->add_option("--params", prove.params, "parameters file from `c2lab setup` (same circuit and steps)")
+    auto* o_prove_steps = add_circuit_options(*s_prove, prove.circuit);
+    s_prove->add_option("--c1", prove.c1,
+                        "PoRep C2: prove every partition of this C1 file (parameters from the cache of "
+                        "`c2lab setup --c1`, or --params)")
         ->type_name("PATH")
-        ->required();
-    s_prove->add_option("--x0", prove.x0, "the private start of the hash chain (decimal u64)")->type_name("V")->required();
-    s_prove->add_option("-o,--output", prove.out, "proof file to write (192 bytes, bellperson's encoding)")
+        ->excludes(o_prove_steps);
+    s_prove->add_option("--params", prove.params, "parameters file from `c2lab setup` (same circuit)")
+        ->type_name("PATH");
+    s_prove->add_option("--x0", prove.x0, "hash-chain: the private start of the chain (decimal u64)")->type_name("V");
+    s_prove->add_option("-o,--output", prove.out,
+                        "proof file to write (192 bytes per partition, bellperson's encoding)")
         ->type_name("PATH")
         ->required();
     s_prove->add_option("--inputs-out", prove.inputs_out,
@@ -95,15 +141,24 @@ int main(int argc, char** argv) {
         "The blinding scalars r, s are fresh for every proof: uniform in Fr from OpenSSL's RAND_bytes\n"
         "(rejection sampling). Both files are written atomically (temporary file + rename). The stage\n"
         "table is synthesize (into the proving assignment) then the prover's stages (ntt, msm_*, assemble).\n"
+        "With --c1 the table is c1_decode, construct, then per partition (summed) synthesize and the\n"
+        "prover's stages; the proof file holds one 192-byte proof per partition, in order.\n"
         "Example:\n"
+        "  c2lab prove --c1 c1.json -o proof.bin --flag c1_json=simdjson\n"
         "  c2lab prove --params params.bin --steps 1000 --x0 42 -o proof.bin \\\n"
         "      --flag lc_indexer=smallvec2 --flag presize=on --flag msm_window=fixed:8 --json");
 
     verify_args verify;
     auto* s_verify = app.add_subcommand(
         "verify", "Verify a proof: prints \"valid\" and exits 0, or prints \"invalid\" and exits 1.");
-    s_verify->add_option("--params", verify.params, "parameters file (its verifying key is used)")->type_name("PATH")->required();
-    s_verify->add_option("--proof", verify.proof, "proof file (192 bytes)")->type_name("PATH")->required();
+    s_verify->add_option("--c1", verify.c1,
+                         "PoRep: the C1 file the proof answers; the public inputs of every partition are derived "
+                         "from its commitments, seed and the graph")
+        ->type_name("PATH");
+    s_verify->add_option("--params", verify.params,
+                         "parameters file (its verifying key is used); with --c1 the default is the cache")
+        ->type_name("PATH");
+    s_verify->add_option("--proof", verify.proof, "proof file (192 bytes per partition)")->type_name("PATH")->required();
     auto* o_inputs = s_verify->add_option("--inputs", verify.inputs_file,
                                           "public-inputs file (as written by `c2lab prove`: one hex Fr per line)")
                         ->type_name("PATH");
@@ -115,6 +170,7 @@ int main(int argc, char** argv) {
         "Exit 2 on bad input: unreadable files, a malformed proof (wrong length, point not on the curve or\n"
         "not in the subgroup), or a wrong number of public inputs.\n"
         "Example:\n"
+        "  c2lab verify --c1 c1.json --proof proof.bin\n"
         "  c2lab verify --params params.bin --proof proof.bin --inputs proof.bin.inputs");
 
     auto* s_flags = app.add_subcommand("flags", "List every engine flag with its variants, default and stage.");
@@ -190,6 +246,7 @@ int main(int argc, char** argv) {
 
     try {
         if (*s_info) return run_circuit_info(info);
+        if (*s_gen) return run_gen(gen);
         if (*s_setup) return run_setup(setup);
         if (*s_prove) return run_prove(prove);
         if (*s_verify) return run_verify(verify);

@@ -11,6 +11,7 @@ PACKAGES=(
   nlohmann-json3-dev              # JSON
   libssl-dev                      # OpenSSL: SHA-256
   libcli11-dev                    # CLI11 (header-only): the c2lab command line
+  libsimdjson-dev                 # simdjson: the c1_json=simdjson decoder
 )
 
 missing=()

@@ -78,6 +78,10 @@ parameters generate_parameters(const r1cs_shape& shape, const toxic_waste& tw, c
         const poly::evaluation_domain domain = poly::evaluation_domain::at_least(m);
         const size_t n = domain.size();
         poly::ntt_config ntt;
+        auto say = [&](const std::string& line) {
+            if (cfg.progress) cfg.progress(line);
+        };
+        say("domain 2^" + std::to_string(domain.log_size()) + ": powers of tau and Lagrange coefficients");
 
         // Powers of tau, then Lagrange coefficients by an inverse NTT.
         std::vector<fr> powers(n);
@@ -90,6 +94,7 @@ parameters generate_parameters(const r1cs_shape& shape, const toxic_waste& tw, c
         const size_t nv = ni + na;
         std::vector<fr> u(nv), v(nv), w(nv);
         std::vector<char> a_dense(nv), b_dense(nv), c_dense(nv);
+        say("evaluating A, B, C at tau (" + std::to_string(nv) + " variables)");
         accumulate(shape.a, lagrange, ni, na, u, a_dense, "A");
         accumulate(shape.b, lagrange, ni, na, v, b_dense, "B");
         accumulate(shape.c, lagrange, ni, na, w, c_dense, "C");
@@ -121,6 +126,7 @@ parameters generate_parameters(const r1cs_shape& shape, const toxic_waste& tw, c
                                                      msm::fixed_base_table<ec::g1_curve>::best_window_bits(s1.size()));
         const msm::fixed_base_table<ec::g2_curve> t2(ec::g2_jacobian::generator(),
                                                      msm::fixed_base_table<ec::g2_curve>::best_window_bits(s2.size()));
+        say("G1 fixed-base multiplications: " + std::to_string(s1.size()) + " points");
         std::vector<g1_affine> p1 = t1.mul_batch(s1);
 
         parameters p;
@@ -136,6 +142,7 @@ parameters generate_parameters(const r1cs_shape& shape, const toxic_waste& tw, c
         p.l = take(at, na);
         p.a = take(at, n_a);
         p.b_g1 = take(at, n_b);
+        say("G2 fixed-base multiplications: " + std::to_string(s2.size()) + " points");
         p.b_g2 = t2.mul_batch(s2);
 
         p.vk.alpha_g1 = t1.mul(tw.alpha).to_affine();

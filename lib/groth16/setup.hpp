@@ -18,6 +18,8 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
+#include <string>
 
 #include "core/rng.hpp"
 #include "groth16/keys.hpp"
@@ -43,6 +45,9 @@ struct r1cs_shape {
 
 struct setup_config {
     unsigned threads = 0;  // 0: the caller's arena (all cores); k: a task_arena of k threads
+    // Called at the start of each step with a line that says what it is about to do (the
+    // fixed-base multiplications take most of the time); empty: silent.
+    std::function<void(const std::string&)> progress;
 };
 
 // Throws c2lab::error(errc::bad_input) when the matrices disagree in row count, refer to a

@@ -1,0 +1,314 @@
+// The PoRep C2 commands of the c2lab CLI: gen, circuit-info --sector, setup / prove / verify
+// with --c1. The stages are the library's (porep/generator, c1_json, circuit; groth16); this
+// file times them, reports progress on stderr and results on stdout.
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "core/error.hpp"
+#include "core/hex.hpp"
+#include "flags.hpp"
+#include "groth16/params_file.hpp"
+#include "groth16/proof.hpp"
+#include "groth16/prover.hpp"
+#include "groth16/setup.hpp"
+#include "groth16/stage_report.hpp"
+#include "groth16/verifier.hpp"
+#include "io.hpp"
+#include "porep/c1_json.hpp"
+#include "porep/circuit.hpp"
+#include "porep/generator.hpp"
+#include "porep/params.hpp"
+#include "r1cs/constraint_matrices.hpp"
+#include "r1cs/proving_assignment.hpp"
+
+namespace c2lab::cli {
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+using ff::fr;
+
+double ms_since(clock_type::time_point t0) {
+    return std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
+}
+void progress(const std::string& cmd, const std::string& msg) { std::cerr << "[" << cmd << "] " << msg << std::endl; }
+std::string fmt_ms(double ms) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.1f ms", ms);
+    return b;
+}
+std::string hex32(const std::array<uint8_t, 32>& d) { return to_hex(std::span<const uint8_t>(d)); }
+
+r1cs::shape_counter count_porep_shape(const porep::porep_config& cfg) {
+    r1cs::shape_counter sc;
+    porep::stacked_circuit::blank(cfg).synthesize(sc);
+    sc.enforce_input_constraints();
+    return sc;
+}
+
+// Where `setup --c1` keeps parameters: $C2LAB_CACHE_DIR, else $XDG_CACHE_HOME/c2lab, else
+// $HOME/.cache/c2lab, else ./.c2lab-cache; then params/.
+std::filesystem::path cache_dir() {
+    namespace fs = std::filesystem;
+    if (const char* d = std::getenv("C2LAB_CACHE_DIR"); d && *d) return fs::path(d);
+    if (const char* d = std::getenv("XDG_CACHE_HOME"); d && *d) return fs::path(d) / "c2lab";
+    if (const char* d = std::getenv("HOME"); d && *d) return fs::path(d) / ".cache" / "c2lab";
+    return fs::path(".c2lab-cache");
+}
+
+// Parameters are keyed by the circuit's shape: the proof type and its counts. A change to the
+// circuit changes the counts (or the format version in the name).
+std::string params_path_for(const porep::porep_config& cfg, const r1cs::shape_counter& sc) {
+    const std::string name = cfg.registered_proof + "-c" + std::to_string(sc.num_constraints()) + "-i" +
+                             std::to_string(sc.num_inputs()) + "-a" + std::to_string(sc.num_aux()) + ".params";
+    return (cache_dir() / "params" / name).string();
+}
+
+struct loaded_c1 {
+    porep::c1_file file;
+    const porep::porep_config* cfg = nullptr;
+    double decode_ms = 0;
+};
+
+loaded_c1 load_c1(const std::string& path, porep::c1_json_decoder decoder) {
+    loaded_c1 l;
+    const auto t0 = clock_type::now();
+    l.file = porep::read_c1_file(path, decoder);
+    l.decode_ms = ms_since(t0);
+    try {
+        l.cfg = &porep::config_for_proof(l.file.phase1_out.registered_proof);
+    } catch (const error& e) {
+        throw error(e.kind(), path + ": " + e.what());
+    }
+    return l;
+}
+
+std::string resolve_params(const std::string& given, const porep::porep_config& cfg, const r1cs::shape_counter& sc,
+                           const std::string& c1_path) {
+    if (!given.empty()) return given;
+    const std::string p = params_path_for(cfg, sc);
+    if (!std::filesystem::exists(p))
+        throw error(errc::io, "no parameters for " + cfg.registered_proof + " at " + p + " (run `c2lab setup --c1 " +
+                                  c1_path + "` first, or give --params)");
+    return p;
+}
+
+void check_params_shape(const groth16::parameters& params, const r1cs::shape_counter& sc, const std::string& path) {
+    if (params.num_inputs() != sc.num_inputs() || params.num_aux() != sc.num_aux())
+        throw error(errc::bad_input, path + " was made for another circuit (" + std::to_string(params.num_inputs()) +
+                                         " inputs, " + std::to_string(params.num_aux()) + " aux; this circuit has " +
+                                         std::to_string(sc.num_inputs()) + " inputs, " + std::to_string(sc.num_aux()) +
+                                         " aux)");
+}
+
+}  // namespace
+
+int run_gen(const gen_args& a) {
+    const porep::porep_config& cfg = porep::config_for_sector(porep::parse_sector_size(a.sector));
+    const uint64_t seed = parse_u64(a.seed, "--seed");
+    if (a.out.empty()) throw error(errc::bad_input, "-o: empty output path");
+    progress("gen", cfg.registered_proof + ": " + std::to_string(cfg.partitions) + " partitions x " +
+                        std::to_string(cfg.challenges_per_partition) + " challenges, " + std::to_string(cfg.layers) +
+                        " layers, seed " + std::to_string(seed));
+    const auto t0 = clock_type::now();
+    std::string last_stage;
+    uint64_t last_pct = 101;
+    const porep::c1_file f = porep::generate_c1(cfg, seed, [&](std::string_view stage, uint64_t done, uint64_t total) {
+        const uint64_t pct = total ? done * 100 / total : 100;
+        if (stage != last_stage || (pct / 10 != last_pct / 10 && pct % 10 == 0) || done == total) {
+            if (stage != last_stage || done == total || pct != last_pct)
+                progress("gen", std::string(stage) + " " + std::to_string(done) + "/" + std::to_string(total));
+            last_stage = stage;
+            last_pct = pct;
+        }
+    });
+    const double t_gen = ms_since(t0);
+    const auto t1 = clock_type::now();
+    const std::string text = porep::encode_c1_file(f);
+    write_file_atomic(a.out, std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+    const double t_write = ms_since(t1);
+    std::cout << "c1: " << a.out << " (" << text.size() << " bytes)\n"
+              << "registered_proof: " << cfg.registered_proof << "\n"
+              << "sector: " << porep::format_sector_size(cfg.sector_size) << " (" << cfg.nodes << " nodes), seed "
+              << seed << "\n"
+              << "partitions: " << cfg.partitions << "  challenges: " << cfg.proven_challenges() << "\n"
+              << "comm_d: " << hex32(f.phase1_out.comm_d) << "\n"
+              << "comm_r: " << hex32(f.phase1_out.comm_r) << "\n"
+              << "time: generate " << fmt_ms(t_gen) << ", encode and write " << fmt_ms(t_write) << "\n";
+    return exit_ok;
+}
+
+int run_porep_circuit_info(const std::string& sector) {
+    const porep::porep_config& cfg = porep::config_for_sector(porep::parse_sector_size(sector));
+    const auto t0 = clock_type::now();
+    const r1cs::shape_counter sc = count_porep_shape(cfg);
+    const double t = ms_since(t0);
+    std::cout << "circuit: " << cfg.registered_proof << " (one partition of " << cfg.partitions << "; "
+              << cfg.challenges_per_partition << " challenges, " << cfg.layers << " layers)\n"
+              << "constraints: " << sc.num_constraints() << "\n"
+              << "public inputs: " << sc.num_inputs() - 1 << "\n"
+              << "aux: " << sc.num_aux() << "\n"
+              << "input variables: " << sc.num_inputs() << " (public inputs + the constant one)\n"
+              << "shape synthesis: " << fmt_ms(t) << "\n";
+    return exit_ok;
+}
+
+int run_porep_setup(const setup_args& a) {
+    const uint64_t seed = parse_u64(a.seed, "--seed");
+    const loaded_c1 l = load_c1(a.c1, porep::c1_json_decoder::nlohmann);
+    const porep::porep_config& cfg = *l.cfg;
+    const r1cs::shape_counter sc = count_porep_shape(cfg);
+    const std::string out = a.out.empty() ? params_path_for(cfg, sc) : a.out;
+    if (a.out.empty() && std::filesystem::exists(out) && !a.force) {
+        std::cout << "parameters: " << out << " (cached; --force to make them again)\n"
+                  << "constraints: " << sc.num_constraints() << "  inputs: " << sc.num_inputs()
+                  << "  aux: " << sc.num_aux() << "\n";
+        return exit_ok;
+    }
+    const auto t_all = clock_type::now();
+    progress("setup", cfg.registered_proof + ": recording the constraint matrices (" +
+                          std::to_string(sc.num_constraints()) + " constraints)");
+    auto t0 = clock_type::now();
+    r1cs::constraint_matrices<> cs;
+    porep::stacked_circuit::blank(cfg).synthesize(cs);
+    cs.enforce_input_constraints();
+    const double t_synth = ms_since(t0);
+
+    progress("setup", "generating parameters (test toxic waste from seed " + std::to_string(seed) + ")");
+    t0 = clock_type::now();
+    rng g(seed);
+    groth16::setup_config scfg;
+    scfg.progress = [](const std::string& line) { progress("setup", line); };
+    const groth16::parameters params = groth16::generate_parameters(cs, g, scfg);
+    const double t_gen = ms_since(t0);
+
+    std::filesystem::create_directories(std::filesystem::path(out).parent_path().empty()
+                                            ? std::filesystem::path(".")
+                                            : std::filesystem::path(out).parent_path());
+    progress("setup", "writing " + out);
+    t0 = clock_type::now();
+    groth16::write_parameters(out, params);
+    const double t_write = ms_since(t0);
+    std::cout << "parameters: " << out << " (" << std::filesystem::file_size(out) << " bytes)\n"
+              << "circuit: " << cfg.registered_proof << "\n"
+              << "constraints: " << cs.num_constraints() << "  domain: " << params.domain_size()
+              << "  inputs: " << params.num_inputs() << "  aux: " << params.num_aux() << "\n"
+              << "time: synthesize " << fmt_ms(t_synth) << ", generate " << fmt_ms(t_gen) << ", write "
+              << fmt_ms(t_write) << ", total " << fmt_ms(ms_since(t_all)) << "\n";
+    return exit_ok;
+}
+
+int run_porep_prove(const prove_args& a) {
+    const flag_values flags = parse_flags(a.flags);
+    if (a.out.empty()) throw error(errc::bad_input, "-o: empty output path");
+    groth16::stage_report report;
+    progress("prove", "decoding " + a.c1 + " (c1_json=" + std::string(porep::to_string(flags.c1_json)) + ")");
+    const loaded_c1 l = load_c1(a.c1, flags.c1_json);
+    report.add("c1_decode", l.decode_ms);
+    const porep::porep_config& cfg = *l.cfg;
+    const r1cs::shape_counter sc = count_porep_shape(cfg);
+
+    std::vector<porep::stacked_circuit> circuits;
+    {
+        groth16::scoped_stage st(&report, "construct");
+        circuits = porep::construct_circuits(cfg, l.file.phase1_out);
+    }
+    const std::string params_path = resolve_params(a.params, cfg, sc, a.c1);
+    progress("prove", "loading " + params_path);
+    auto t0 = clock_type::now();
+    const groth16::parameters params = groth16::read_parameters(params_path);
+    const double t_load = ms_since(t0);
+    check_params_shape(params, sc, params_path);
+
+    groth16::prover_config pcfg;
+    pcfg.msm.window = flags.msm_window;
+    pcfg.b_g2 = flags.b_g2;
+    std::vector<uint8_t> bytes;
+    for (size_t k = 0; k < circuits.size(); ++k) {
+        progress("prove", "partition " + std::to_string(k + 1) + "/" + std::to_string(circuits.size()) + ": " +
+                              std::to_string(sc.num_constraints()) + " constraints");
+        const fr r = random_fr_os();
+        const fr s = random_fr_os();
+        const groth16::proof pf = r1cs::with_lc_indexer(flags.lc_indexer, [&](auto tag) {
+            using indexer = typename decltype(tag)::type;
+            std::optional<r1cs::proving_assignment<indexer>> pa;
+            {
+                groth16::scoped_stage st(&report, "synthesize");
+                pa.emplace(sc.hint(), flags.presize);
+                circuits[k].synthesize(*pa);
+                pa->enforce_input_constraints();
+            }
+            return groth16::create_proof(params, *pa, r, s, pcfg, &report);
+        });
+        const auto pb = groth16::encode_proof(pf);
+        bytes.insert(bytes.end(), pb.begin(), pb.end());
+    }
+    write_file_atomic(a.out, bytes);
+
+    if (a.json) {
+        nlohmann::json j = report.to_json();
+        j["c1"] = a.c1;
+        j["registered_proof"] = cfg.registered_proof;
+        j["partitions"] = cfg.partitions;
+        j["constraints"] = sc.num_constraints();
+        nlohmann::json fj = nlohmann::json::object();
+        for (const auto& [k, v] : flags.as_text()) fj[k] = v;
+        j["flags"] = fj;
+        j["load_params_ms"] = t_load;
+        j["params"] = params_path;
+        j["proof"] = a.out;
+        j["proof_bytes"] = bytes.size();
+        std::cout << j.dump(2) << "\n";
+    } else {
+        std::cout << "proof: " << a.out << " (" << bytes.size() << " bytes: " << cfg.partitions << " x "
+                  << groth16::proof_bytes << ")\n"
+                  << "circuit: " << cfg.registered_proof << ", " << sc.num_constraints() << " constraints per partition\n"
+                  << "flags:";
+        for (const auto& [k, v] : flags.as_text()) std::cout << " " << k << "=" << v;
+        std::cout << "\nparameters loaded in " << fmt_ms(t_load) << "\n\n" << report.table();
+    }
+    return exit_ok;
+}
+
+int run_porep_verify(const verify_args& a) {
+    const loaded_c1 l = load_c1(a.c1, porep::c1_json_decoder::nlohmann);
+    const porep::porep_config& cfg = *l.cfg;
+    const r1cs::shape_counter sc = count_porep_shape(cfg);
+    const std::vector<uint8_t> proof_bytes = read_file(a.proof);
+    const size_t want = size_t{cfg.partitions} * groth16::proof_bytes;
+    if (proof_bytes.size() != want)
+        throw error(errc::bad_length, a.proof + ": a " + cfg.registered_proof + " proof is " + std::to_string(want) +
+                                          " bytes (" + std::to_string(cfg.partitions) + " x " +
+                                          std::to_string(groth16::proof_bytes) + "), the file has " +
+                                          std::to_string(proof_bytes.size()));
+    std::vector<groth16::proof> proofs;
+    for (uint32_t k = 0; k < cfg.partitions; ++k) {
+        try {
+            proofs.push_back(groth16::decode_proof(
+                std::span<const uint8_t>(proof_bytes).subspan(k * groth16::proof_bytes, groth16::proof_bytes)));
+        } catch (const error& e) {
+            throw error(e.kind(), a.proof + ": partition " + std::to_string(k) + ": " + e.what());
+        }
+    }
+    const std::string params_path = resolve_params(a.params, cfg, sc, a.c1);
+    const groth16::parameters params = groth16::read_parameters(params_path);
+    check_params_shape(params, sc, params_path);
+    const groth16::prepared_verifying_key pvk = groth16::prepare_verifying_key(params.vk);
+    bool all = true;
+    for (uint32_t k = 0; k < cfg.partitions; ++k) {
+        const std::vector<fr> inputs = porep::public_inputs(cfg, l.file.phase1_out, k);
+        const bool ok = groth16::verify_proof(pvk, proofs[k], inputs);
+        if (cfg.partitions > 1) std::cout << "partition " << k << ": " << (ok ? "valid" : "invalid") << "\n";
+        all = all && ok;
+    }
+    std::cout << (all ? "valid" : "invalid") << "\n";
+    return all ? exit_ok : exit_invalid;
+}
+
+}  // namespace c2lab::cli

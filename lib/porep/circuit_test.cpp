@@ -1,0 +1,145 @@
+// The StackedDRG circuit against rust-fil-proofs' counts, and against C1 files from the
+// generator: every constraint satisfied, the public inputs the verifier derives, and
+// tampering caught.
+#include "porep/circuit.hpp"
+
+#include <gtest/gtest.h>
+
+#include "porep/generator.hpp"
+#include "r1cs/proving_assignment.hpp"
+#include "r1cs/test_constraint_system.hpp"
+
+namespace c2lab::porep {
+namespace {
+
+constexpr uint64_t kib2 = 2048;
+
+// The first index where a * b != c, or -1.
+long first_unsatisfied(const r1cs::proving_assignment<r1cs::vec_indexer>& pa) {
+    for (size_t i = 0; i < pa.num_constraints(); ++i)
+        if (!(pa.a()[i] * pa.b()[i] == pa.c()[i])) return static_cast<long>(i);
+    return -1;
+}
+
+r1cs::proving_assignment<r1cs::vec_indexer> synthesize(const stacked_circuit& c) {
+    r1cs::proving_assignment<r1cs::vec_indexer> pa;
+    c.synthesize(pa);
+    return pa;
+}
+
+// The counts of storage-proofs-porep's layout (stacked/circuit tests, with the SHA-256 and
+// Poseidon costs of bellperson and neptune): constraints before the input constraints, and
+// public inputs with the one.
+TEST(stacked_circuit, shape_2kib_matches_rust_fil_proofs) {
+    const porep_config& cfg = config_for_sector(kib2);
+    r1cs::shape_counter sc;
+    stacked_circuit::blank(cfg).synthesize(sc);
+    EXPECT_EQ(sc.num_constraints(), 2'687'921u);
+    EXPECT_EQ(sc.num_inputs(), 40u);
+}
+
+// One 2 KiB file, generated once for the tests below.
+const c1_file& file_2kib() {
+    static const c1_file f = generate_c1(config_for_sector(kib2), 7);
+    return f;
+}
+
+TEST(stacked_circuit, generated_2kib_is_satisfied_with_the_derived_inputs) {
+    const porep_config& cfg = config_for_sector(kib2);
+    const c1_output& c1 = file_2kib().phase1_out;
+    const stacked_circuit c = construct_circuit(cfg, c1, 0);
+    auto pa = synthesize(c);
+    EXPECT_EQ(first_unsatisfied(pa), -1);
+    r1cs::shape_counter sc;
+    stacked_circuit::blank(cfg).synthesize(sc);
+    EXPECT_EQ(pa.num_constraints(), sc.num_constraints());
+    EXPECT_EQ(pa.num_aux(), sc.num_aux());
+    // The circuit's public inputs are the ones the verifier derives from the commitments,
+    // the seed and the graph.
+    const std::vector<fr> derived = public_inputs(cfg, c1, 0);
+    ASSERT_EQ(pa.num_inputs(), derived.size() + 1);
+    for (size_t i = 0; i < derived.size(); ++i) EXPECT_EQ(pa.input_assignment()[i + 1], derived[i]) << "input " << i + 1;
+    // Another seed gives other challenges, so other inputs.
+    std::array<uint8_t, 32> seed = c1.seed;
+    seed[0] ^= 1;
+    EXPECT_NE(public_inputs(cfg, c1.replica_id, c1.comm_d, c1.comm_r, seed, 0), derived);
+}
+
+TEST(stacked_circuit, generation_is_deterministic) {
+    const porep_config& cfg = config_for_sector(kib2);
+    EXPECT_EQ(generate_c1(cfg, 7), file_2kib());
+    EXPECT_NE(generate_c1(cfg, 8).phase1_out.comm_r, file_2kib().phase1_out.comm_r);
+}
+
+// Tampering with the vanilla proofs breaks a constraint: each of these values is bound.
+TEST(stacked_circuit, tampered_witness_is_unsatisfied) {
+    const porep_config& cfg = config_for_sector(kib2);
+    const c1_output& good = file_2kib().phase1_out;
+    auto flip = [](domain& d) { d[3] ^= 0x10; };
+    std::vector<std::pair<const char*, std::function<void(c1_output&)>>> cases = {
+        {"data leaf", [&](c1_output& o) { flip(o.vanilla_proofs[0][0].comm_d_proofs.leaf); }},
+        {"comm_d sibling", [&](c1_output& o) { flip(o.vanilla_proofs[0][1].comm_d_proofs.base_path[2].hashes[0]); }},
+        {"drg parent row", [&](c1_output& o) { flip(o.vanilla_proofs[0][0].replica_column_proofs.drg_parents[3].col.rows[1]); }},
+        {"exp parent row", [&](c1_output& o) { flip(o.vanilla_proofs[0][1].replica_column_proofs.exp_parents[7].col.rows[0]); }},
+        {"tree_c sibling", [&](c1_output& o) { flip(o.vanilla_proofs[0][0].replica_column_proofs.c_x.inclusion_proof.base_path[1].hashes[6]); }},
+        {"tree_r_last sibling", [&](c1_output& o) { flip(o.vanilla_proofs[0][1].comm_r_last_proof.base_path[0].hashes[0]); }},
+        {"comm_r", [&](c1_output& o) { flip(o.comm_r); }},
+        {"path index", [&](c1_output& o) { auto& e = o.vanilla_proofs[0][0].comm_r_last_proof.base_path[0]; e.index = (e.index + 1) % 8; }},
+    };
+    for (auto& [name, mutate] : cases) {
+        c1_output bad = good;
+        mutate(bad);
+        auto pa = synthesize(construct_circuit(cfg, bad, 0));
+        EXPECT_NE(first_unsatisfied(pa), -1) << name;
+    }
+}
+
+// With names: a reduced 2 KiB configuration (one challenge) in the test constraint system,
+// to check namespaces are unique and that the failing constraint is named.
+TEST(stacked_circuit, named_constraints_one_challenge) {
+    porep_config cfg = config_for_sector(kib2);
+    cfg.challenges_per_partition = 1;
+    c1_output c1 = file_2kib().phase1_out;
+    c1.vanilla_proofs[0].resize(1);
+    const stacked_circuit c = construct_circuit(cfg, c1, 0);
+    r1cs::test_constraint_system<> cs;
+    c.synthesize(cs);
+    EXPECT_FALSE(cs.which_is_unsatisfied().has_value());
+    EXPECT_EQ(cs.num_inputs(), 22u);  // as rust-fil-proofs' one-challenge test
+    c1.vanilla_proofs[0][0].replica_column_proofs.drg_parents[0].col.rows[0][0] ^= 1;
+    r1cs::test_constraint_system<> cs_bad;
+    construct_circuit(cfg, c1, 0).synthesize(cs_bad);
+    auto which = cs_bad.which_is_unsatisfied();
+    ASSERT_TRUE(which.has_value());
+    EXPECT_NE(which->find("challenge_0/drg_parent_0_inclusion"), std::string::npos) << *which;
+}
+
+TEST(stacked_circuit, construct_names_bad_counts) {
+    const porep_config& cfg = config_for_sector(kib2);
+    auto expect_error = [&](std::function<void(c1_output&)> mutate, const std::string& needle) {
+        c1_output bad = file_2kib().phase1_out;
+        mutate(bad);
+        try {
+            (void)construct_circuit(cfg, bad, 0);
+            ADD_FAILURE() << "accepted: " << needle;
+        } catch (const error& e) {
+            EXPECT_EQ(e.kind(), errc::bad_input);
+            EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+        }
+    };
+    expect_error([](c1_output& o) { o.vanilla_proofs[0].pop_back(); }, "challenges");
+    expect_error([](c1_output& o) { o.vanilla_proofs[0][1].replica_column_proofs.drg_parents.pop_back(); },
+                 "vanilla_proofs[0][1].replica_column_proofs.drg_parents");
+    expect_error([](c1_output& o) { o.vanilla_proofs[0][0].replica_column_proofs.exp_parents[2].col.rows.pop_back(); },
+                 "exp_parents[2].column.rows");
+    expect_error([](c1_output& o) { o.vanilla_proofs[0][0].comm_d_proofs.base_path.pop_back(); },
+                 "comm_d_proofs.base_path");
+    expect_error([](c1_output& o) { o.vanilla_proofs[0][0].comm_r_last_proof.base_path[1].hashes.pop_back(); },
+                 "comm_r_last_proof.base_path[1].hashes");
+    expect_error([](c1_output& o) { o.vanilla_proofs[0][0].comm_r_last_proof.base_path[1].index = 8; },
+                 "comm_r_last_proof.base_path[1].index");
+    expect_error([](c1_output& o) { o.registered_proof = "StackedDrg8MiBV1_1"; }, "registered_proof");
+}
+
+}  // namespace
+}  // namespace c2lab::porep

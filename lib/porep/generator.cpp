@@ -1,0 +1,192 @@
+#include "porep/generator.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+
+#include "core/error.hpp"
+#include "ff/fields.hpp"
+#include "gadgets/poseidon.hpp"
+#include "gadgets/sha256.hpp"
+#include "porep/graph.hpp"
+#include "porep/label.hpp"
+#include "porep/sparse_tree.hpp"
+
+namespace c2lab::porep {
+
+namespace {
+
+using ff::fr;
+
+void put_u64(std::vector<uint8_t>& buf, uint64_t v) {
+    for (int i = 0; i < 8; ++i) buf.push_back(static_cast<uint8_t>(v >> (8 * i)));
+}
+
+std::array<uint8_t, 32> prf_bytes(std::string_view tag, uint64_t sector_size, uint64_t seed, uint64_t a, uint64_t b) {
+    static constexpr std::string_view domain_tag = "c2lab/dataset/v1";
+    std::vector<uint8_t> buf(domain_tag.begin(), domain_tag.end());
+    put_u64(buf, tag.size());
+    buf.insert(buf.end(), tag.begin(), tag.end());
+    put_u64(buf, sector_size);
+    put_u64(buf, seed);
+    put_u64(buf, a);
+    put_u64(buf, b);
+    return gadgets::sha256_native(buf);
+}
+
+fr to_fr(const domain& d) { return fr::from_bytes_le(std::span<const uint8_t, 32>(d), "domain"); }
+domain to_domain(const fr& x) {
+    domain d;
+    x.to_bytes_le(std::span<uint8_t, 32>(d));
+    return d;
+}
+
+domain poseidon_domain(std::span<const domain> children) {
+    std::array<fr, 16> buf;
+    if (children.size() > buf.size()) throw error(errc::internal, "generator: poseidon arity too large");
+    for (size_t i = 0; i < children.size(); ++i) buf[i] = to_fr(children[i]);
+    return to_domain(gadgets::poseidon_hash(std::span<const fr>(buf.data(), children.size())));
+}
+
+// Levels of an LCTree<base, sub, top> over cfg.nodes leaves, from the bottom.
+std::vector<uint32_t> tree_r_arities(const porep_config& cfg) {
+    std::vector<uint32_t> a;
+    for (uint64_t n = cfg.base_tree_leaves; n > 1; n /= cfg.base_arity) a.push_back(cfg.base_arity);
+    if (cfg.sub_arity) a.push_back(cfg.sub_arity);
+    if (cfg.top_arity) a.push_back(cfg.top_arity);
+    return a;
+}
+
+size_t base_levels(const porep_config& cfg) {
+    size_t l = 0;
+    for (uint64_t n = cfg.base_tree_leaves; n > 1; n /= cfg.base_arity) ++l;
+    return l;
+}
+
+}  // namespace
+
+domain dataset_prf(std::string_view tag, uint64_t sector_size, uint64_t seed, uint64_t a, uint64_t b) noexcept {
+    domain d = prf_bytes(tag, sector_size, seed, a, b);
+    d[31] &= 0x3f;
+    return d;
+}
+
+c1_file generate_c1(const porep_config& cfg, uint64_t seed, const progress_fn& progress) {
+    auto report = [&](std::string_view stage, uint64_t done, uint64_t total) {
+        if (progress) progress(stage, done, total);
+    };
+    auto prf = [&](std::string_view tag, uint64_t a, uint64_t b) { return dataset_prf(tag, cfg.sector_size, seed, a, b); };
+
+    c1_file file;
+    file.sector_num = seed;
+    file.sector_size = cfg.sector_size;
+    c1_output& out = file.phase1_out;
+    out.registered_proof = cfg.registered_proof;
+    out.replica_id = prf("replica_id", 0, 0);
+    out.seed = prf_bytes("seed", cfg.sector_size, seed, 0, 0);
+    out.ticket = prf_bytes("ticket", cfg.sector_size, seed, 0, 0);
+
+    // Challenges of every partition, and the set of nodes whose labels are computed.
+    std::vector<std::vector<uint64_t>> challenges(cfg.partitions);
+    std::set<uint64_t> challenged;
+    for (uint32_t k = 0; k < cfg.partitions; ++k) {
+        challenges[k] = derive_challenges(cfg, out.replica_id, out.seed, k);
+        challenged.insert(challenges[k].begin(), challenges[k].end());
+    }
+
+    const stacked_graph graph(cfg);
+    std::map<uint64_t, std::array<uint32_t, total_degree>> parents_of;
+    for (uint64_t c : challenged) graph.parents(c, std::span<uint32_t, total_degree>(parents_of[c]));
+
+    // Labels: computed for challenged nodes, layer by layer in ascending node order.
+    std::map<std::pair<uint32_t, uint64_t>, domain> computed;
+    auto label = [&](uint32_t layer, uint64_t node) -> domain {
+        auto it = computed.find({layer, node});
+        return it != computed.end() ? it->second : prf("label", layer, node);
+    };
+    // The parents' labels a node's label in `layer` is computed from: the base parents in
+    // this layer, then (above layer 1) the expansion parents in the layer below.
+    auto parent_labels = [&](uint32_t layer, uint64_t node) {
+        std::vector<domain> p;
+        const auto& par = parents_of.at(node);
+        for (uint32_t i = 0; i < base_degree; ++i) p.push_back(label(layer, par[i]));
+        if (layer > 1)
+            for (uint32_t i = base_degree; i < total_degree; ++i) p.push_back(label(layer - 1, par[i]));
+        return p;
+    };
+    const uint64_t label_total = uint64_t{cfg.layers} * challenged.size();
+    uint64_t label_done = 0;
+    for (uint32_t layer = 1; layer <= cfg.layers; ++layer)
+        for (uint64_t c : challenged) {
+            computed[{layer, c}] = label_native(out.replica_id, layer, c, parent_labels(layer, c));
+            report("labels", ++label_done, label_total);
+        }
+
+    // tree_c: column hashes of every challenged node and of every parent.
+    std::set<uint64_t> column_nodes = challenged;
+    for (const auto& [c, par] : parents_of) column_nodes.insert(par.begin(), par.end());
+    auto column_of = [&](uint64_t node) {
+        column col;
+        col.index = static_cast<uint32_t>(node);
+        for (uint32_t l = 1; l <= cfg.layers; ++l) col.rows.push_back(label(l, node));
+        return col;
+    };
+    const std::vector<uint32_t> r_arities = tree_r_arities(cfg);
+    const size_t r_base = base_levels(cfg);
+    const size_t r_sub = cfg.sub_arity ? 1 : 0;
+    sparse_tree tree_c(r_arities, poseidon_domain, [&](uint32_t l, uint64_t i) { return prf("tree_c", l, i); });
+    uint64_t col_done = 0;
+    for (uint64_t n : column_nodes) {
+        tree_c.set_leaf(n, poseidon_domain(column_of(n).rows));
+        report("columns", ++col_done, column_nodes.size());
+    }
+
+    // tree_d (data, SHA-256 binary) and tree_r_last (replica = data + key, Poseidon).
+    std::vector<uint32_t> d_arities;
+    for (uint64_t n = cfg.nodes; n > 1; n /= 2) d_arities.push_back(2);
+    sparse_tree tree_d(
+        d_arities, [](std::span<const domain> c) { return gadgets::sha256_hash2_native(c[0], c[1]); },
+        [&](uint32_t l, uint64_t i) { return prf("tree_d", l, i); });
+    sparse_tree tree_r(r_arities, poseidon_domain, [&](uint32_t l, uint64_t i) { return prf("tree_r_last", l, i); });
+    for (uint64_t c : challenged) {
+        const domain data = prf("data", c, 0);
+        tree_d.set_leaf(c, data);
+        tree_r.set_leaf(c, to_domain(to_fr(data) + to_fr(label(cfg.layers, c))));
+    }
+    report("roots", 0, 3);
+    out.comm_d = tree_d.root();
+    report("roots", 1, 3);
+    const domain comm_c = tree_c.root();
+    report("roots", 2, 3);
+    const domain comm_r_last = tree_r.root();
+    report("roots", 3, 3);
+    const std::array<domain, 2> cr{comm_c, comm_r_last};
+    out.comm_r = poseidon_domain(cr);
+
+    // The vanilla proofs, partition by partition.
+    out.vanilla_proofs.resize(cfg.partitions);
+    uint64_t proof_done = 0;
+    for (uint32_t k = 0; k < cfg.partitions; ++k) {
+        for (uint64_t c : challenges[k]) {
+            challenge_proof p;
+            p.comm_d_proofs = tree_d.proof(c, d_arities.size(), 0);
+            p.comm_r_last_proof = tree_r.proof(c, r_base, r_sub);
+            const auto& par = parents_of.at(c);
+            p.replica_column_proofs.c_x = {column_of(c), tree_c.proof(c, r_base, r_sub)};
+            for (uint32_t i = 0; i < total_degree; ++i) {
+                column_proof cp{column_of(par[i]), tree_c.proof(par[i], r_base, r_sub)};
+                (i < base_degree ? p.replica_column_proofs.drg_parents : p.replica_column_proofs.exp_parents)
+                    .push_back(std::move(cp));
+            }
+            for (uint32_t layer = 1; layer <= cfg.layers; ++layer)
+                p.labeling_proofs.push_back({parent_labels(layer, c), layer, c});
+            p.encoding_proof = {parent_labels(cfg.layers, c), cfg.layers, c};
+            out.vanilla_proofs[k].push_back(std::move(p));
+            report("proofs", ++proof_done, cfg.proven_challenges());
+        }
+    }
+    return file;
+}
+
+}  // namespace c2lab::porep

@@ -1,0 +1,164 @@
+#include "porep/params.hpp"
+
+#include <cctype>
+#include <charconv>
+
+#include "core/error.hpp"
+
+namespace c2lab::porep {
+
+namespace {
+
+constexpr uint64_t kib = 1ull << 10;
+constexpr uint64_t mib = 1ull << 20;
+constexpr uint64_t gib = 1ull << 30;
+
+// One row per V1_1 registered seal proof. Sources (rust-fil-proofs):
+//   filecoin-proofs/src/constants.rs: POREP_PARTITIONS (1 below 32 GiB, 10 for 32/64 GiB),
+//     LAYERS (2 below 32 GiB, 11 for 32/64 GiB), get_porep_interactive_minimum_challenges
+//     (2 below 32 GiB, 176 for 32/64 GiB), SectorShape2KiB/8MiB/512MiB = <8,0,0>,
+//     SectorShape32GiB = <8,8,0>, SectorShape64GiB = <8,8,2>;
+//   filecoin-proofs/src/parameters.rs select_challenges: per partition div_ceil(min, partitions);
+//   storage-proofs-core/src/merkle/builders.rs get_base_tree_count;
+// rust-filecoin-proofs-api/src/registry.rs: names, REGISTERED_PROOF_IDS 5..9, version V1_1_0,
+//   nonce 0.
+struct row {
+    const char* name;
+    uint64_t id;
+    uint64_t sector_size;
+    uint32_t layers;
+    uint32_t partitions;
+    uint32_t min_challenges;
+    uint32_t sub_arity;
+    uint32_t top_arity;
+};
+
+constexpr row rows[] = {
+    {"StackedDrg2KiBV1_1", 5, 2 * kib, 2, 1, 2, 0, 0},
+    {"StackedDrg8MiBV1_1", 6, 8 * mib, 2, 1, 2, 0, 0},
+    {"StackedDrg512MiBV1_1", 7, 512 * mib, 2, 1, 2, 0, 0},
+    {"StackedDrg32GiBV1_1", 8, 32 * gib, 11, 10, 176, 8, 0},
+    {"StackedDrg64GiBV1_1", 9, 64 * gib, 11, 10, 176, 8, 2},
+};
+constexpr size_t row_count = sizeof(rows) / sizeof(rows[0]);
+
+porep_config make_config(const row& r) {
+    porep_config c;
+    c.registered_proof = r.name;
+    c.registered_proof_id = r.id;
+    c.api = api_version::v1_1_0;
+    c.porep_id = make_porep_id(r.id, 0);
+    c.sector_size = r.sector_size;
+    c.nodes = r.sector_size / node_size;
+    c.layers = r.layers;
+    c.partitions = r.partitions;
+    c.total_challenges = r.min_challenges;
+    c.challenges_per_partition = 1 + (r.min_challenges - 1) / r.partitions;  // div_ceil
+    c.base_arity = 8;
+    c.sub_arity = r.sub_arity;
+    c.top_arity = r.top_arity;
+    c.base_tree_count = r.top_arity != 0 ? r.top_arity * r.sub_arity : (r.sub_arity != 0 ? r.sub_arity : 1);
+    c.base_tree_leaves = c.nodes / c.base_tree_count;
+    return c;
+}
+
+const std::array<porep_config, row_count>& table() {
+    static const std::array<porep_config, row_count> t = [] {
+        std::array<porep_config, row_count> a;
+        for (size_t i = 0; i < row_count; ++i) a[i] = make_config(rows[i]);
+        return a;
+    }();
+    return t;
+}
+
+std::string allowed_sizes() {
+    return "2KiB, 8MiB, 512MiB, 32GiB, 64GiB, or their byte counts 2048, 8388608, 536870912, 34359738368, "
+           "68719476736";
+}
+
+[[noreturn]] void refuse_size(std::string_view text, std::string_view why) {
+    throw error(errc::bad_input, "sector size \"" + std::string(text) + "\": " + std::string(why) +
+                                     " (expected one of " + allowed_sizes() + ")");
+}
+
+bool iequals(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i)
+        if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
+            return false;
+    return true;
+}
+
+const porep_config* find_size(uint64_t sector_size) {
+    for (const auto& c : table())
+        if (c.sector_size == sector_size) return &c;
+    return nullptr;
+}
+
+}  // namespace
+
+std::string_view to_string(api_version v) noexcept {
+    switch (v) {
+        case api_version::v1_0_0: return "1.0.0";
+        case api_version::v1_1_0: return "1.1.0";
+        case api_version::v1_2_0: return "1.2.0";
+    }
+    return "?";
+}
+
+porep_id_bytes make_porep_id(uint64_t registered_proof_id, uint64_t nonce) noexcept {
+    porep_id_bytes id{};
+    for (int i = 0; i < 8; ++i) {
+        id[i] = static_cast<uint8_t>(registered_proof_id >> (8 * i));
+        id[8 + i] = static_cast<uint8_t>(nonce >> (8 * i));
+    }
+    return id;
+}
+
+std::span<const porep_config> registered_configs() noexcept { return table(); }
+
+const porep_config& config_for_sector(uint64_t sector_size) {
+    if (const porep_config* c = find_size(sector_size)) return *c;
+    throw error(errc::bad_input, "sector size " + std::to_string(sector_size) +
+                                     " bytes is not a registered seal proof size (expected one of " +
+                                     allowed_sizes() + ")");
+}
+
+const porep_config& config_for_proof(std::string_view registered_proof) {
+    for (const auto& c : table())
+        if (c.registered_proof == registered_proof) return c;
+    std::string names;
+    for (const auto& c : table()) names += (names.empty() ? "" : ", ") + c.registered_proof;
+    throw error(errc::bad_input, "registered proof \"" + std::string(registered_proof) +
+                                     "\" is not supported (expected one of " + names + ")");
+}
+
+uint64_t parse_sector_size(std::string_view text) {
+    if (text.empty()) refuse_size(text, "empty");
+    size_t digits = 0;
+    while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+    if (digits == 0) refuse_size(text, "does not start with a decimal number");
+    uint64_t number = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + digits, number);
+    if (ec != std::errc{} || end != text.data() + digits) refuse_size(text, "number out of range");
+    std::string_view unit = text.substr(digits);
+    uint64_t scale = 1;
+    if (unit.empty()) scale = 1;
+    else if (iequals(unit, "KiB")) scale = kib;
+    else if (iequals(unit, "MiB")) scale = mib;
+    else if (iequals(unit, "GiB")) scale = gib;
+    else refuse_size(text, "unknown unit \"" + std::string(unit) + "\"");
+    if (number > UINT64_MAX / scale) refuse_size(text, "number out of range");
+    const uint64_t bytes = number * scale;
+    if (!find_size(bytes)) refuse_size(text, "not a registered seal proof size");
+    return bytes;
+}
+
+std::string format_sector_size(uint64_t sector_size) {
+    if (sector_size != 0 && sector_size % gib == 0) return std::to_string(sector_size / gib) + "GiB";
+    if (sector_size != 0 && sector_size % mib == 0) return std::to_string(sector_size / mib) + "MiB";
+    if (sector_size != 0 && sector_size % kib == 0) return std::to_string(sector_size / kib) + "KiB";
+    return std::to_string(sector_size);
+}
+
+}  // namespace c2lab::porep

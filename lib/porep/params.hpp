@@ -1,0 +1,67 @@
+// Parameters of the registered StackedDRG seal proofs: sector sizes, layers, partitions,
+// challenges, tree shapes and porep ids, as rust-fil-proofs and filecoin-proofs-api fix them
+// (filecoin-proofs/src/constants.rs, filecoin-proofs/src/parameters.rs,
+// rust-filecoin-proofs-api/src/registry.rs).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace c2lab::porep {
+
+// storage-proofs-core/src/api_version.rs ApiVersion. The V1_1 registered proofs use V1_1_0;
+// V1_1_0 and V1_2_0 build the same graph.
+enum class api_version { v1_0_0, v1_1_0, v1_2_0 };
+std::string_view to_string(api_version v) noexcept;  // "1.0.0", "1.1.0", "1.2.0"
+
+inline constexpr uint32_t node_size = 32;         // bytes per node (util.rs NODE_SIZE)
+inline constexpr uint32_t base_degree = 6;        // drgraph.rs BASE_DEGREE (constants.rs DRG_DEGREE)
+inline constexpr uint32_t expansion_degree = 8;   // stacked/vanilla/graph.rs EXP_DEGREE
+inline constexpr uint32_t total_degree = base_degree + expansion_degree;  // graph.rs DEGREE
+inline constexpr uint32_t max_challenges_per_partition = 18;  // constants.rs MAX_CHALLENGES_PER_PARTITION
+
+using porep_id_bytes = std::array<uint8_t, 32>;
+
+struct porep_config {
+    std::string registered_proof;    // serde name of RegisteredSealProof, e.g. "StackedDrg32GiBV1_1"
+    uint64_t registered_proof_id = 0;  // REGISTERED_PROOF_IDS (registry.rs)
+    api_version api = api_version::v1_1_0;
+    porep_id_bytes porep_id{};       // proof id (u64 LE) || nonce (u64 LE, 0) || 16 zero bytes
+    uint64_t sector_size = 0;        // bytes
+    uint64_t nodes = 0;              // sector_size / 32
+    uint32_t layers = 0;             // constants.rs LAYERS
+    uint32_t partitions = 0;         // constants.rs POREP_PARTITIONS
+    uint32_t challenges_per_partition = 0;  // div_ceil(total_challenges, partitions) (parameters.rs)
+    uint32_t total_challenges = 0;   // get_porep_interactive_minimum_challenges (the minimum)
+    // tree_r_last / tree_c shape (constants.rs SectorShape*): LCTree<base, sub, top>.
+    uint32_t base_arity = 8;
+    uint32_t sub_arity = 0;          // 0, 2 or 8
+    uint32_t top_arity = 0;          // 0 or 2
+    uint64_t base_tree_leaves = 0;   // leaves of each base tree
+    uint32_t base_tree_count = 0;    // get_base_tree_count: 1, sub, or sub * top
+
+    // Challenges proven in all: partitions * challenges_per_partition (180 for 32 GiB).
+    uint32_t proven_challenges() const noexcept { return partitions * challenges_per_partition; }
+};
+
+// The V1_1 registered seal proofs, by sector size: 2 KiB, 8 MiB, 512 MiB, 32 GiB, 64 GiB.
+std::span<const porep_config> registered_configs() noexcept;
+
+// Throws c2lab::error(errc::bad_input) naming the size and listing the supported ones.
+const porep_config& config_for_sector(uint64_t sector_size);
+// By the serde name (e.g. "StackedDrg2KiBV1_1"); throws c2lab::error(errc::bad_input).
+const porep_config& config_for_proof(std::string_view registered_proof);
+
+// "2KiB", "8MiB", "512MiB", "32GiB", "64GiB" (unit case-insensitive) or a plain byte count of one
+// of them ("2048"); anything else throws c2lab::error(errc::bad_input) naming the text.
+uint64_t parse_sector_size(std::string_view text);
+// The size in the largest of GiB, MiB, KiB that divides it ("32GiB"), else the byte count.
+std::string format_sector_size(uint64_t sector_size);
+
+// registry.rs RegisteredSealProof::porep_id: id (u64 LE) in bytes 0..8, nonce (u64 LE) in 8..16.
+porep_id_bytes make_porep_id(uint64_t registered_proof_id, uint64_t nonce = 0) noexcept;
+
+}  // namespace c2lab::porep
