@@ -230,4 +230,3 @@ BENCHMARK(miller_loop_bench)->Name("pairing/miller_loop")->Unit(benchmark::kMicr
 BENCHMARK(final_exp_bench)->Name("pairing/final_exponentiation")->Unit(benchmark::kMicrosecond);
 BENCHMARK(pairing_bench)->Name("pairing/pairing")->Unit(benchmark::kMicrosecond);
 
-BENCHMARK_MAIN();

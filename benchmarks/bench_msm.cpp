@@ -109,4 +109,3 @@ BENCHMARK(msm_g2_ln)->Name("msm/g2/ln")->Apply([](auto* b) { sizes(b, 18); });
 BENCHMARK(msm_g2_table)->Name("msm/g2/table")->Apply([](auto* b) { sizes(b, 18); });
 BENCHMARK(msm_g1_fixed)->Name("msm/g1/fixed")->Apply(fixed_sweep);
 
-BENCHMARK_MAIN();

@@ -86,4 +86,3 @@ BENCHMARK(h_step)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
-BENCHMARK_MAIN();

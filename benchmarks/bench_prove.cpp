@@ -82,4 +82,3 @@ const int registered = [] {
 
 }  // namespace
 
-BENCHMARK_MAIN();

@@ -6,11 +6,12 @@
 // The counter constraints/s counts the constraints synthesized (input constraints
 // included). Presize takes its capacity hint from a shape_counter run outside the timing.
 // Variants are registered through with_lc_indexer, the one mapping of the flag.
-// Run: bench_r1cs --benchmark_filter='synth/hash_chain/vec/.*'
+// Run: bench_r1cs --flag lc_indexer=vec   (or --benchmark_filter='synth/hash_chain/vec/.*')
 #include <benchmark/benchmark.h>
 
 #include <string>
 
+#include "bench_main.hpp"
 #include "r1cs/proving_assignment.hpp"
 #include "r1cs/test_circuits.hpp"
 
@@ -35,9 +36,11 @@ void synth_bench(benchmark::State& state, presize_mode presize) {
         benchmark::Counter(double(hint.constraints) * double(state.iterations()), benchmark::Counter::kIsRate);
 }
 
-const int registered = [] {
+void register_all() {
     for (std::string_view name : lc_indexer_names) {
+        if (!bench::selected("lc_indexer", name)) continue;
         for (presize_mode p : {presize_mode::off, presize_mode::on}) {
+            if (!bench::selected("presize", to_string(p))) continue;
             with_lc_indexer(name, [&](auto tag) {
                 using I = typename decltype(tag)::type;
                 std::string bench_name = "synth/hash_chain/" + std::string(name) + "/presize:" + std::string(to_string(p));
@@ -49,9 +52,8 @@ const int registered = [] {
             });
         }
     }
-    return 0;
-}();
+}
+C2LAB_BENCH_REGISTRATION(register_all);
 
 }  // namespace
 
-BENCHMARK_MAIN();

@@ -29,7 +29,7 @@ has() {  # has FILE NAME PATTERN: FILE contains the fixed string PATTERN
 
 # help
 expect 0 "--help" "$BIN" --help && has "$T/out" "--help" "circuit-info"
-for sub in circuit-info setup prove verify flags gate "baseline update"; do
+for sub in circuit-info gen setup prove verify flags gate "baseline update"; do
   # shellcheck disable=SC2086 # "baseline update" is two words
   expect 0 "$sub --help" "$BIN" $sub --help && has "$T/out" "$sub --help" "Example"
 done
@@ -45,9 +45,29 @@ expect 2 "circuit-info steps 0" "$BIN" circuit-info --steps 0
 expect 2 "circuit-info bad steps" "$BIN" circuit-info --steps 12x && has "$T/err" "bad steps" "--steps"
 expect 2 "circuit-info unknown circuit" "$BIN" circuit-info --circuit porep --steps 1
 
+# PoRep: circuit-info --sector (rust-fil-proofs' layout: 2,687,921 constraints + 40 input
+# constraints for 2 KiB), gen (deterministic), malformed C1 files refused with the field named.
+expect 0 "circuit-info 2KiB" "$BIN" circuit-info --sector 2KiB &&
+  has "$T/out" "circuit-info 2KiB" "constraints: 2687961" && has "$T/out" "circuit-info 2KiB" "public inputs: 39"
+expect 2 "circuit-info bad sector" "$BIN" circuit-info --sector 3KiB && has "$T/err" "bad sector" "3KiB"
+expect 0 "gen" "$BIN" gen --sector 2KiB --seed 3 -o "$T/c1.json" && has "$T/out" "gen" "comm_r:" &&
+  has "$T/err" "gen progress" "[gen]"
+expect 0 "gen again" "$BIN" gen --sector 2KiB --seed 3 -o "$T/c1b.json"
+cmp -s "$T/c1.json" "$T/c1b.json" || fail "gen: the same sector and seed gave different files"
+expect 0 "gen seed 4" "$BIN" gen --sector 2KiB --seed 4 -o "$T/c1c.json"
+cmp -s "$T/c1.json" "$T/c1c.json" && fail "gen: seeds 3 and 4 gave the same file"
+expect 2 "gen bad sector" "$BIN" gen --sector 1TiB --seed 1 -o "$T/nope.json"
+head -c 5000 "$T/c1.json" >"$T/trunc.json"
+expect 2 "truncated c1" "$BIN" prove --c1 "$T/trunc.json" -o "$T/p.bin" && has "$T/err" "truncated c1" "trunc.json"
+python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); o["Phase1Out"]="!"+o["Phase1Out"][1:]; json.dump(o,open(sys.argv[2],"w"))' \
+  "$T/c1.json" "$T/badb64.json"
+expect 2 "bad base64" "$BIN" setup --c1 "$T/badb64.json" && has "$T/err" "bad base64" "Phase1Out"
+expect 2 "verify without params" "$BIN" verify --c1 "$T/c1.json" --proof "$T/c1.json" 
+expect 2 "c1 with --input" "$BIN" verify --c1 "$T/c1.json" --proof "$T/c1.json" --input 00
+
 # flags
 expect 0 "flags" "$BIN" flags
-for f in lc_indexer presize msm_window b_g2_msm smallvec4 fixed:N parallel synthesize msm; do has "$T/out" "flags" "$f"; done
+for f in lc_indexer presize msm_window b_g2_msm c1_json simdjson smallvec4 fixed:N parallel synthesize msm; do has "$T/out" "flags" "$f"; done
 
 # setup -> prove -> verify
 S=16

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
-#include "flags.hpp"
+#include "pipeline/flags.hpp"
 #include "groth16/params_file.hpp"
 #include "groth16/proof.hpp"
 #include "groth16/prover.hpp"
@@ -23,6 +23,10 @@
 #include "r1cs/test_circuits.hpp"
 
 namespace c2lab::cli {
+
+using pipeline::flag_values;
+using pipeline::flags_table;
+using pipeline::parse_flags;
 
 namespace {
 

@@ -12,7 +12,7 @@
 #include "commands.hpp"
 #include "core/error.hpp"
 #include "core/hex.hpp"
-#include "flags.hpp"
+#include "pipeline/flags.hpp"
 #include "groth16/params_file.hpp"
 #include "groth16/proof.hpp"
 #include "groth16/prover.hpp"
@@ -28,6 +28,10 @@
 #include "r1cs/proving_assignment.hpp"
 
 namespace c2lab::cli {
+
+using pipeline::flag_values;
+using pipeline::flags_table;
+using pipeline::parse_flags;
 
 namespace {
 

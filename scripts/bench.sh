@@ -6,9 +6,13 @@
 #   scripts/bench.sh --filter 'ff/.*'    only matching benchmarks (a regex, overrides --suite)
 #   scripts/bench.sh --repetitions 10    repetitions per benchmark (rows kept per repetition)
 #   scripts/bench.sh --min-time 0.5      seconds per benchmark (default 0.1)
+#   scripts/bench.sh --flag lc_indexer=smallvec4   only that variant where a benchmark has one
+#                                        (repeatable; `c2lab flags`); recorded in the JSON context
+#   scripts/bench.sh --dataset porep-32gib         the C1 dataset of the PoRep stage benchmarks
 set -euo pipefail
 cd "$(dirname "$0")/.."
 filter="" suite=quick reps=1 min_time=0.1
+c2lab_args=()
 while (($#)); do
   case "$1" in
     --filter) filter="$2"; shift 2 ;;
@@ -16,7 +20,9 @@ while (($#)); do
       case "$suite" in quick|full) ;; *) echo "--suite must be quick or full, not '$suite'" >&2; exit 2 ;; esac ;;
     --repetitions) reps="$2"; shift 2 ;;
     --min-time) min_time="$2"; shift 2 ;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    --flag) c2lab_args+=(--flag "$2"); shift 2 ;;
+    --dataset) c2lab_args+=(--dataset "$2"); shift 2 ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     *) echo "unknown option: $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -33,6 +39,8 @@ quick_filter() {
   case "$1" in
     bench_ntt) echo 'log_n:1[0-6]/' ;;
     bench_msm) echo '/(ln|table)/log_n:1[0-4]/' ;;
+    bench_c1_decode | bench_construct) echo 'porep-(2kib|512mib)' ;;
+    bench_synth) echo 'synth/porep-2kib/lc_indexer:vec/|synth_shape/porep-2kib' ;;
     *) echo '.' ;;
   esac
 }
@@ -44,7 +52,7 @@ for bench in build/release/benchmarks/bench_*; do
   fi
   echo "running $name ..." >&2
   tmp="$out/.$name.json.tmp"
-  "$bench" --benchmark_filter="$f" --benchmark_min_time="$min_time" \
+  "$bench" ${c2lab_args[@]+"${c2lab_args[@]}"} --benchmark_filter="$f" --benchmark_min_time="$min_time" \
     --benchmark_repetitions="$reps" --benchmark_out="$tmp" --benchmark_out_format=json \
     --benchmark_context=commit="$commit" --benchmark_context=dirty="$dirty" \
     --benchmark_context=cpu_model="$cpu" --benchmark_context=build_type=Release \

@@ -1,6 +1,7 @@
-// The flag registry of the c2lab CLI: every engine variant a run can choose with
+// The flag registry of c2lab: every engine variant a run can choose with
 // `--flag name=value`, its variants, default and the pipeline stage it affects. This table is
-// the one list the CLI reads (`c2lab flags` prints it; `--flag` is checked against it); the
+// the one list the CLI and the benchmarks read (`c2lab flags` prints it; `--flag` is checked
+// against it); the
 // parsing of each value is the library's own (with_lc_indexer, parse_presize,
 // window_policy::parse, parse_b_g2_msm), so the messages match the library's.
 #pragma once
@@ -15,7 +16,7 @@
 #include "porep/c1_json.hpp"
 #include "r1cs/proving_assignment.hpp"
 
-namespace c2lab::cli {
+namespace c2lab::pipeline {
 
 struct flag_info {
     std::string_view name;
@@ -46,4 +47,4 @@ flag_values parse_flags(std::span<const std::string> settings);
 // The registry as an aligned text table.
 std::string flags_table();
 
-}  // namespace c2lab::cli
+}  // namespace c2lab::pipeline

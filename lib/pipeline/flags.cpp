@@ -1,4 +1,4 @@
-#include "flags.hpp"
+#include "pipeline/flags.hpp"
 
 #include <algorithm>
 #include <sstream>
@@ -6,7 +6,7 @@
 #include "core/error.hpp"
 #include "r1cs/linear_combination.hpp"
 
-namespace c2lab::cli {
+namespace c2lab::pipeline {
 
 namespace {
 constexpr flag_info registry[] = {
@@ -85,4 +85,4 @@ std::string flags_table() {
     return out.str();
 }
 
-}  // namespace c2lab::cli
+}  // namespace c2lab::pipeline

@@ -1,0 +1,42 @@
+// bench_c1_decode: the c1_decode stage, C1 text (in memory) -> typed vanilla proofs, per
+// decoder (flag c1_json: nlohmann, simdjson) and dataset.
+//
+//   c1_decode/<dataset>/c1_json:<decoder>      counters: bytes/s (of the outer file), MB
+//
+// The file is read and its digest checked outside the timing. cuzk's reference point: a
+// 51 MB 32 GiB c1.json decodes in about 300 ms (REFERENCES.md).
+// Run: bench_c1_decode --dataset porep-32gib --flag c1_json=simdjson
+#include <benchmark/benchmark.h>
+
+#include "bench_main.hpp"
+#include "porep_fixture.hpp"
+
+namespace {
+
+using namespace c2lab;
+
+void c1_decode(benchmark::State& state, std::string name, porep::c1_json_decoder decoder) {
+    const bench::loaded_dataset& d = bench::dataset(name);
+    for (auto _ : state) {
+        porep::c1_file f = porep::decode_c1_file(d.text, decoder);
+        benchmark::DoNotOptimize(f.phase1_out.comm_r.data());
+    }
+    state.counters["bytes/s"] =
+        benchmark::Counter(double(d.text.size()) * double(state.iterations()), benchmark::Counter::kIsRate);
+    state.counters["MB"] = double(d.text.size()) / 1e6;
+}
+
+void register_all() {
+    for (const std::string& name : bench::datasets_or({"porep-2kib", "porep-512mib", "porep-32gib"}))
+        for (auto dec : {porep::c1_json_decoder::nlohmann, porep::c1_json_decoder::simdjson}) {
+            const std::string v(porep::to_string(dec));
+            if (!bench::selected("c1_json", v)) continue;
+            benchmark::RegisterBenchmark(("c1_decode/" + name + "/c1_json:" + v).c_str(),
+                                         [name, dec](benchmark::State& s) { c1_decode(s, name, dec); })
+                ->Unit(benchmark::kMillisecond)
+                ->UseRealTime();
+        }
+}
+C2LAB_BENCH_REGISTRATION(register_all);
+
+}  // namespace

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# PoRep C2 end to end on a generated 2 KiB sector: gen -> setup -> prove -> verify, and the
+# ways a proof must fail: a changed proof byte, swapped proof points, a changed comm_r or seed
+# in the C1 file. Usage: porep_e2e_test.sh /path/to/c2lab. Takes minutes (the 2 KiB circuit
+# has 2.7 million constraints: setup makes 10 million G1 points), so ctest labels it e2e.
+set -u
+BIN=${1:?usage: porep_e2e_test.sh /path/to/c2lab}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+export C2LAB_CACHE_DIR="$T/cache"
+failures=0
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+expect() {
+  local want=$1 name=$2
+  shift 2
+  "$@" >"$T/out" 2>"$T/err"
+  local rc=$?
+  if [ "$rc" -ne "$want" ]; then
+    fail "$name: exit $rc, expected $want"
+    sed 's/^/    stdout: /' "$T/out" >&2
+    tail -n 20 "$T/err" | sed 's/^/    stderr: /' >&2
+    return 1
+  fi
+  echo "ok: $name"
+}
+has() { grep -qF -- "$3" "$1" || { fail "$2: '$3' not in $(basename "$1"): $(head -c 400 "$1")"; return 1; }; }
+
+# rewrite_c1 IN OUT FIELD: flips the lowest bit of the inner JSON's 32-byte FIELD (still a
+# canonical field element: the top byte is untouched) and writes the C1 file again.
+rewrite_c1() {
+  python3 - "$@" <<'PY'
+import base64, json, sys
+src, dst, field = sys.argv[1:4]
+outer = json.load(open(src))
+inner = json.loads(base64.b64decode(outer["Phase1Out"]))
+inner[field][0] ^= 1
+outer["Phase1Out"] = base64.b64encode(json.dumps(inner, separators=(",", ":")).encode()).decode()
+json.dump(outer, open(dst, "w"), separators=(",", ":"))
+PY
+}
+
+expect 0 "circuit-info 32GiB" "$BIN" circuit-info --sector 32GiB &&
+  has "$T/out" "circuit-info 32GiB" "constraints: 130278869" && has "$T/out" "circuit-info 32GiB" "public inputs: 327"
+
+expect 0 "gen" "$BIN" gen --sector 2KiB --seed 7 -o "$T/c1.json" && has "$T/out" "gen" "StackedDrg2KiBV1_1"
+expect 2 "prove before setup" "$BIN" prove --c1 "$T/c1.json" -o "$T/early.bin" && has "$T/err" "prove before setup" "c2lab setup --c1"
+expect 0 "setup" "$BIN" setup --c1 "$T/c1.json" && has "$T/out" "setup" "constraints: 2687961" &&
+  has "$T/err" "setup progress" "G1 fixed-base multiplications"
+expect 0 "setup cached" "$BIN" setup --c1 "$T/c1.json" && has "$T/out" "setup cached" "cached"
+expect 0 "prove" "$BIN" prove --c1 "$T/c1.json" -o "$T/proof.bin" &&
+  for s in c1_decode construct synthesize ntt msm_h msm_b_g2 assemble; do has "$T/out" "prove table" "$s"; done
+[ "$(stat -c %s "$T/proof.bin" 2>/dev/null)" = 192 ] || fail "proof.bin is not 192 bytes"
+expect 0 "verify" "$BIN" verify --c1 "$T/c1.json" --proof "$T/proof.bin" &&
+  { [ "$(cat "$T/out")" = valid ] || fail "verify: printed '$(cat "$T/out")'"; }
+expect 0 "prove simdjson --json" "$BIN" prove --c1 "$T/c1.json" -o "$T/proof2.bin" --json \
+  --flag c1_json=simdjson --flag lc_indexer=smallvec2 --flag b_g2_msm=parallel &&
+  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["flags"]["c1_json"]=="simdjson"; assert j["constraints"]==2687961' "$T/out" ||
+  fail "prove --json: not the expected JSON"
+expect 0 "verify proof2" "$BIN" verify --c1 "$T/c1.json" --proof "$T/proof2.bin"
+
+# A changed byte: a point off the curve (2) or a wrong proof (1), never valid.
+cp "$T/proof.bin" "$T/tampered.bin"
+printf '\x55' | dd of="$T/tampered.bin" bs=1 seek=100 conv=notrunc status=none
+"$BIN" verify --c1 "$T/c1.json" --proof "$T/tampered.bin" >"$T/out" 2>"$T/err"
+rc=$?
+if [ $rc -eq 1 ] || [ $rc -eq 2 ]; then echo "ok: tampered proof (exit $rc)"; else fail "tampered proof: exit $rc"; fi
+{ tail -c 48 "$T/proof.bin"; head -c 144 "$T/proof.bin" | tail -c 96; head -c 48 "$T/proof.bin"; } >"$T/swapped.bin"
+expect 1 "swapped A and C" "$BIN" verify --c1 "$T/c1.json" --proof "$T/swapped.bin"
+# Another comm_r or seed: the verifier derives other public inputs.
+rewrite_c1 "$T/c1.json" "$T/c1_comm_r.json" comm_r
+expect 1 "changed comm_r" "$BIN" verify --c1 "$T/c1_comm_r.json" --proof "$T/proof.bin" && has "$T/out" "changed comm_r" "invalid"
+rewrite_c1 "$T/c1.json" "$T/c1_seed.json" seed
+expect 1 "changed seed" "$BIN" verify --c1 "$T/c1_seed.json" --proof "$T/proof.bin"
+# A proof of one sector does not verify for another.
+expect 0 "gen seed 8" "$BIN" gen --sector 2KiB --seed 8 -o "$T/c1_8.json"
+expect 1 "other sector" "$BIN" verify --c1 "$T/c1_8.json" --proof "$T/proof.bin"
+head -c 100 "$T/proof.bin" >"$T/short.bin"
+expect 2 "short proof" "$BIN" verify --c1 "$T/c1.json" --proof "$T/short.bin" && has "$T/err" "short proof" "192"
+
+if [ $failures -ne 0 ]; then
+  echo "porep_e2e_test: $failures failure(s)" >&2
+  exit 1
+fi
+echo "porep_e2e_test: all checks passed"
