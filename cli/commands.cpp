@@ -30,21 +30,7 @@ using pipeline::parse_flags;
 
 namespace {
 
-using clock_type = std::chrono::steady_clock;
 using ff::fr;
-
-double ms_since(clock_type::time_point t0) {
-    return std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
-}
-
-// One progress line per stage on stderr (stdout stays for results).
-void progress(const std::string& cmd, const std::string& msg) { std::cerr << "[" << cmd << "] " << msg << std::endl; }
-
-std::string fmt_ms(double ms) {
-    char b[32];
-    std::snprintf(b, sizeof b, "%.1f ms", ms);
-    return b;
-}
 
 r1cs::hash_chain make_hash_chain(const circuit_args& a) {
     if (a.circuit != circuit_hash_chain)

@@ -1,5 +1,7 @@
 #include "io.hpp"
 
+#include <cstdio>
+#include <iostream>
 #include <sstream>
 
 #include <openssl/rand.h>
@@ -58,6 +60,14 @@ ff::fr random_fr_os() {
         x[fr::n_limbs - 1] &= top_mask;
         if (fr::is_canonical(x)) return fr::from_canonical(x);
     }
+}
+
+void progress(const std::string& cmd, const std::string& msg) { std::cerr << "[" << cmd << "] " << msg << std::endl; }
+
+std::string fmt_ms(double ms) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.1f ms", ms);
+    return b;
 }
 
 }  // namespace c2lab::cli

@@ -4,6 +4,7 @@
 // repr); blank lines and lines starting with '#' are ignored.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -27,5 +28,14 @@ std::vector<ff::fr> parse_inputs(std::string_view text, const std::string& sourc
 
 // A uniform element of Fr from OpenSSL's RAND_bytes (rejection sampling).
 ff::fr random_fr_os();
+
+// Timing and progress of the commands: one progress line per step on stderr ("[cmd] msg"),
+// stdout stays for results.
+using clock_type = std::chrono::steady_clock;
+inline double ms_since(clock_type::time_point t0) {
+    return std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
+}
+void progress(const std::string& cmd, const std::string& msg);
+std::string fmt_ms(double ms);
 
 }  // namespace c2lab::cli

@@ -35,18 +35,8 @@ using pipeline::parse_flags;
 
 namespace {
 
-using clock_type = std::chrono::steady_clock;
 using ff::fr;
 
-double ms_since(clock_type::time_point t0) {
-    return std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
-}
-void progress(const std::string& cmd, const std::string& msg) { std::cerr << "[" << cmd << "] " << msg << std::endl; }
-std::string fmt_ms(double ms) {
-    char b[32];
-    std::snprintf(b, sizeof b, "%.1f ms", ms);
-    return b;
-}
 std::string hex32(const std::array<uint8_t, 32>& d) { return to_hex(std::span<const uint8_t>(d)); }
 
 r1cs::shape_counter count_porep_shape(const porep::porep_config& cfg) {

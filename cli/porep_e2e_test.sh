@@ -5,25 +5,9 @@
 # has 2.7 million constraints: setup makes 10 million G1 points), so ctest labels it e2e.
 set -u
 BIN=${1:?usage: porep_e2e_test.sh /path/to/c2lab}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+# shellcheck source=cli/test_lib.sh
+source "$(dirname "$0")/test_lib.sh"
 export C2LAB_CACHE_DIR="$T/cache"
-failures=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
-expect() {
-  local want=$1 name=$2
-  shift 2
-  "$@" >"$T/out" 2>"$T/err"
-  local rc=$?
-  if [ "$rc" -ne "$want" ]; then
-    fail "$name: exit $rc, expected $want"
-    sed 's/^/    stdout: /' "$T/out" >&2
-    tail -n 20 "$T/err" | sed 's/^/    stderr: /' >&2
-    return 1
-  fi
-  echo "ok: $name"
-}
-has() { grep -qF -- "$3" "$1" || { fail "$2: '$3' not in $(basename "$1"): $(head -c 400 "$1")"; return 1; }; }
 
 # rewrite_c1 IN OUT FIELD: flips the lowest bit of the inner JSON's 32-byte FIELD (still a
 # canonical field element: the top byte is untouched) and writes the C1 file again.
@@ -77,8 +61,4 @@ expect 1 "other sector" "$BIN" verify --c1 "$T/c1_8.json" --proof "$T/proof.bin"
 head -c 100 "$T/proof.bin" >"$T/short.bin"
 expect 2 "short proof" "$BIN" verify --c1 "$T/c1.json" --proof "$T/short.bin" && has "$T/err" "short proof" "192"
 
-if [ $failures -ne 0 ]; then
-  echo "porep_e2e_test: $failures failure(s)" >&2
-  exit 1
-fi
-echo "porep_e2e_test: all checks passed"
+finish porep_e2e_test

@@ -27,10 +27,25 @@ std::string directory_of(const std::string& path) {
 }  // namespace
 
 std::vector<uint8_t> read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw error(errc::io, "cannot open " + path + ": " + sys_error());
-    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) throw error(errc::io, "cannot read " + path);
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw error(errc::io, "cannot open " + path + ": " + sys_error());
+    std::vector<uint8_t> bytes;
+    struct stat st {};
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) bytes.reserve(static_cast<size_t>(st.st_size));
+    // One read per 64 KiB block (a file that grows or shrinks while read is read as it is).
+    uint8_t block[1 << 16];
+    for (;;) {
+        const ssize_t n = ::read(fd, block, sizeof block);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            const std::string why = sys_error();
+            ::close(fd);
+            throw error(errc::io, "cannot read " + path + ": " + why);
+        }
+        if (n == 0) break;
+        bytes.insert(bytes.end(), block, block + n);
+    }
+    ::close(fd);
     return bytes;
 }
 

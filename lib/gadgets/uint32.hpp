@@ -149,6 +149,29 @@ private:
     std::vector<std::pair<variable, fr>> scratch_;
 };
 
+namespace detail {
+
+// Fills `out` (least significant bit first) from N bits given most (big_endian) or least
+// significant first, and returns the word's value when every bit's value is known.
+template <size_t N>
+auto word_from_bits(std::span<const boolean> bits, bool big_endian, std::array<boolean, N>& out, const char* what)
+    -> std::optional<std::conditional_t<N == 32, uint32_t, uint64_t>> {
+    using word = std::conditional_t<N == 32, uint32_t, uint64_t>;
+    if (bits.size() != N) throw error(errc::internal, std::string(what) + ": needs " + std::to_string(N) + " bits");
+    std::optional<word> v = word{0};
+    for (size_t i = 0; i < N; ++i) {
+        out[i] = bits[big_endian ? N - 1 - i : i];
+        const std::optional<bool> b = out[i].value();
+        if (!b)
+            v.reset();
+        else if (v && *b)
+            *v |= word{1} << i;
+    }
+    return v;
+}
+
+}  // namespace detail
+
 // A 32-bit unsigned integer as 32 booleans (bellpepper UInt32).
 struct uint32 {
     std::array<boolean, 32> bits{};  // least significant first
@@ -184,30 +207,14 @@ struct uint32 {
 
     // From 32 bits, most significant first.
     static uint32 from_bits_be(std::span<const boolean> be) {
-        if (be.size() != 32) throw error(errc::internal, "uint32::from_bits_be: needs 32 bits");
         uint32 r;
-        std::optional<uint32_t> v = 0;
-        for (size_t i = 0; i < 32; ++i) {
-            r.bits[31 - i] = be[i];
-            std::optional<bool> b = be[i].value();
-            if (!b) v.reset();
-            else if (v) v = (*v << 1) | (*b ? 1u : 0u);
-        }
-        r.value = v;
+        r.value = detail::word_from_bits(be, true, r.bits, "uint32::from_bits_be");
         return r;
     }
     // From 32 bits, least significant first.
     static uint32 from_bits_le(std::span<const boolean> le) {
-        if (le.size() != 32) throw error(errc::internal, "uint32::from_bits_le: needs 32 bits");
         uint32 r;
-        std::optional<uint32_t> v = 0;
-        for (size_t i = 0; i < 32; ++i) {
-            r.bits[i] = le[i];
-            std::optional<bool> b = le[i].value();
-            if (!b) v.reset();
-            else if (v && *b) *v |= uint32_t{1} << i;
-        }
-        r.value = v;
+        r.value = detail::word_from_bits(le, false, r.bits, "uint32::from_bits_le");
         return r;
     }
 
@@ -347,29 +354,13 @@ struct uint64 {
     const std::array<boolean, 64>& to_bits_le() const noexcept { return bits; }
 
     static uint64 from_bits_be(std::span<const boolean> be) {
-        if (be.size() != 64) throw error(errc::internal, "uint64::from_bits_be: needs 64 bits");
         uint64 r;
-        std::optional<uint64_t> v = 0;
-        for (size_t i = 0; i < 64; ++i) {
-            r.bits[63 - i] = be[i];
-            std::optional<bool> b = be[i].value();
-            if (!b) v.reset();
-            else if (v) v = (*v << 1) | (*b ? 1u : 0u);
-        }
-        r.value = v;
+        r.value = detail::word_from_bits(be, true, r.bits, "uint64::from_bits_be");
         return r;
     }
     static uint64 from_bits_le(std::span<const boolean> le) {
-        if (le.size() != 64) throw error(errc::internal, "uint64::from_bits_le: needs 64 bits");
         uint64 r;
-        std::optional<uint64_t> v = 0;
-        for (size_t i = 0; i < 64; ++i) {
-            r.bits[i] = le[i];
-            std::optional<bool> b = le[i].value();
-            if (!b) v.reset();
-            else if (v && *b) *v |= uint64_t{1} << i;
-        }
-        r.value = v;
+        r.value = detail::word_from_bits(le, false, r.bits, "uint64::from_bits_le");
         return r;
     }
 };

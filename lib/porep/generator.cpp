@@ -179,9 +179,15 @@ c1_file generate_c1(const porep_config& cfg, uint64_t seed, const progress_fn& p
                 (i < base_degree ? p.replica_column_proofs.drg_parents : p.replica_column_proofs.exp_parents)
                     .push_back(std::move(cp));
             }
+            // As rust-fil-proofs' vanilla prover: the 37 hashed parent labels (the parents
+            // repeated, expand_label_parents) of every layer, and of the last for the encoding.
+            auto hashed_parents = [&](uint32_t layer) {
+                const std::vector<domain> p6_14 = parent_labels(layer, c);
+                return expand_label_parents(std::span<const domain>(p6_14));
+            };
             for (uint32_t layer = 1; layer <= cfg.layers; ++layer)
-                p.labeling_proofs.push_back({parent_labels(layer, c), layer, c});
-            p.encoding_proof = {parent_labels(cfg.layers, c), cfg.layers, c};
+                p.labeling_proofs.push_back({hashed_parents(layer), layer, c});
+            p.encoding_proof = {hashed_parents(cfg.layers), cfg.layers, c};
             out.vanilla_proofs[k].push_back(std::move(p));
             report("proofs", ++proof_done, cfg.proven_challenges());
         }
