@@ -29,7 +29,7 @@ has() {  # has FILE NAME PATTERN: FILE contains the fixed string PATTERN
 
 # help
 expect 0 "--help" "$BIN" --help && has "$T/out" "--help" "circuit-info"
-for sub in circuit-info gen setup prove verify flags gate "baseline update"; do
+for sub in circuit-info gen setup prove verify flags gate "baseline update" ab; do
   # shellcheck disable=SC2086 # "baseline update" is two words
   expect 0 "$sub --help" "$BIN" $sub --help && has "$T/out" "$sub --help" "Example"
 done
@@ -185,6 +185,97 @@ expect 0 "baseline update --machine" "$BIN" baseline update --from "$T/run" --re
 [ -f "$T/results/baselines/ci-1/bench_a.json" ] || fail "baseline update --machine: file missing"
 expect 2 "baseline update bad machine" "$BIN" baseline update --from "$T/run" --results "$T/results" --machine "Bad Name"
 expect 2 "baseline update missing dir" "$BIN" baseline update --from "$T/nope" --results "$T/results"
+
+# ab: bad input is refused before any process runs (exit 2, the culprit named)
+expect 2 "ab unknown flag" "$BIN" ab --binary /bin/true --filter x --flag bogus=a,b --out "$T/ab_bad" &&
+  has "$T/err" "ab unknown flag" "bogus"
+expect 2 "ab bad variant" "$BIN" ab --binary /bin/true --filter x --flag lc_indexer=vec,list --out "$T/ab_bad" &&
+  has "$T/err" "ab bad variant" "list"
+expect 2 "ab empty list" "$BIN" ab --binary /bin/true --filter x --flag lc_indexer= --out "$T/ab_bad" &&
+  has "$T/err" "ab empty list" "empty list"
+expect 2 "ab unknown allocator" "$BIN" ab --binary /bin/true --filter x --flag lc_indexer=vec,smallvec2 \
+  --allocator glibc,tcmalloc --out "$T/ab_bad" && has "$T/err" "ab unknown allocator" "tcmalloc"
+expect 2 "ab one variant" "$BIN" ab --binary /bin/true --filter x --flag lc_indexer=vec --out "$T/ab_bad" &&
+  has "$T/err" "ab one variant" "nothing to compare"
+expect 2 "ab missing binary" "$BIN" ab --binary "$T/nope" --filter x --flag lc_indexer=vec,smallvec2 --out "$T/ab_bad" &&
+  has "$T/err" "ab missing binary" "$T/nope"
+[ -e "$T/ab_bad" ] && fail "ab: a refused run created its output directory"
+
+# ab on a stand-in benchmark binary: logs its LD_PRELOAD, prints Google Benchmark JSON;
+# lc_indexer=smallvec2 is 10% slower; FAKE_FAIL makes it fail.
+cat >"$T/bench_fake" <<'SH'
+#!/usr/bin/env bash
+v=vec
+for a in "$@"; do
+  case $a in
+    lc_indexer=*) v=${a#lc_indexer=} ;;
+    --benchmark_list_tests=true) echo "fake/vec/real_time"; exit 0 ;;
+  esac
+done
+echo "${LD_PRELOAD:-none}" >>"$FAKE_LOG"
+if [ -n "${FAKE_FAIL:-}" ]; then echo "boom: $FAKE_FAIL" >&2; exit 3; fi
+t=1000; [ "$v" = smallvec2 ] && t=1100
+t=$((t + RANDOM % 5))
+printf '{"context": {"num_cpus": 1}, "benchmarks": [{"name": "fake/%s/real_time", "run_type": "iteration", "iterations": 1, "real_time": %s, "cpu_time": %s, "time_unit": "ns"}]}\n' "$v" "$t" "$t"
+SH
+chmod +x "$T/bench_fake"
+export FAKE_LOG="$T/preload.log"
+expect 0 "ab fake" "$BIN" ab --binary "$T/bench_fake" --filter fake --flag lc_indexer=vec,smallvec2 --rounds 10 \
+  --out "$T/abf" && has "$T/out" "ab fake" "**slower**" && has "$T/out" "ab fake" "fake/lc_indexer:*/real_time"
+expect 1 "ab --fail-on slower" "$BIN" ab --binary "$T/bench_fake" --filter fake --flag lc_indexer=vec,smallvec2 \
+  --rounds 10 --out "$T/abf" --fail-on slower
+expect 0 "ab faster is no failure" "$BIN" ab --binary "$T/bench_fake" --filter fake --flag lc_indexer=smallvec2,vec \
+  --rounds 10 --out "$T/abf" --fail-on slower && has "$T/out" "ab faster" "**faster**"
+FAKE_FAIL=dataset expect 2 "ab failing process" "$BIN" ab --binary "$T/bench_fake" --filter fake \
+  --flag lc_indexer=vec,smallvec2 --rounds 2 --out "$T/abf" && has "$T/err" "ab failing process" "boom: dataset" &&
+  has "$T/err" "ab failing process" "exit 3"
+# LD_PRELOAD: none for glibc, the library for jemalloc (or exit 2 naming the package when absent)
+rm -f "$FAKE_LOG"
+LD_PRELOAD= "$BIN" ab --binary "$T/bench_fake" --filter fake --allocator glibc,jemalloc --rounds 2 --out "$T/abf" \
+  >"$T/out" 2>"$T/err"
+rc=$?
+if [ $rc -eq 0 ]; then
+  [ "$(grep -c '^none$' "$FAKE_LOG")" = 3 ] && [ "$(grep -c 'libjemalloc.so.2$' "$FAKE_LOG")" = 3 ] &&
+    echo "ok: ab allocator preload" || fail "ab allocator preload: log $(tr '\n' ' ' <"$FAKE_LOG")"
+elif [ $rc -eq 2 ] && grep -qF libjemalloc2 "$T/err"; then
+  echo "ok: ab allocator missing (names libjemalloc2)"
+else
+  fail "ab allocator: exit $rc: $(cat "$T/err")"
+fi
+# no --binary: the one bench_* of --bench-dir whose list matches the filter
+mkdir -p "$T/bd"
+cp "$T/bench_fake" "$T/bd/bench_a"
+expect 0 "ab finds the binary" "$BIN" ab --bench-dir "$T/bd" --filter fake --flag lc_indexer=vec,smallvec2 --rounds 2 \
+  --out "$T/abf" && has "$T/err" "ab finds the binary" "bench_a"
+cp "$T/bench_fake" "$T/bd/bench_b"
+expect 2 "ab several binaries" "$BIN" ab --bench-dir "$T/bd" --filter fake --flag lc_indexer=vec,smallvec2 \
+  --rounds 2 --out "$T/abf" && has "$T/err" "ab several binaries" "bench_a" && has "$T/err" "ab several binaries" "bench_b"
+expect 2 "ab no binary matches" "$BIN" ab --bench-dir "$T/bd" --filter nothing-here --flag lc_indexer=vec,smallvec2 \
+  --rounds 2 --out "$T/abf" && has "$T/err" "ab no binary matches" "nothing-here"
+
+# ab: a real A/B run of bench_r1cs (skipped when the benchmarks were not built)
+BENCH_DIR=$(dirname "$1")/../benchmarks
+if [ -x "$BENCH_DIR/bench_r1cs" ]; then
+  expect 0 "ab bench_r1cs" "$BIN" ab --binary "$BENCH_DIR/bench_r1cs" --filter 'steps:4096' \
+    --flag lc_indexer=vec,smallvec2 --rounds 3 --min-time 0.01 --out "$T/ab" &&
+    has "$T/out" "ab stdout" "lc_indexer=smallvec2" && has "$T/err" "ab progress" "[ab] round 3/3"
+  for f in ab.md ab.svg ab.json; do
+    [ -s "$T/ab/$f" ] || { fail "ab: $f missing or empty"; continue; }
+    has "$T/ab/$f" "ab $f" "lc_indexer=vec" && has "$T/ab/$f" "ab $f" "lc_indexer=smallvec2"
+  done
+  has "$T/ab/ab.md" "ab.md" "synth/hash_chain/lc_indexer:*/presize:off/steps:4096"
+  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert len(j["variants"])==2; assert len([r for r in j["runs"] if not r["warmup"]])==6; assert all(r["benchmarks"] for r in j["runs"]); assert {r["verdict"] for r in j["results"]} <= {"baseline","faster","slower","same","inconclusive"}' \
+    "$T/ab/ab.json" || fail "ab.json: not the expected JSON"
+  expect 0 "ab --json" "$BIN" ab --binary "$BENCH_DIR/bench_r1cs" --filter 'presize:off/steps:4096' \
+    --flag lc_indexer=vec,smallvec2 --rounds 2 --min-time 0.01 --out "$T/ab2" --json &&
+    python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert len(j["results"])==2' "$T/out" ||
+    fail "ab --json: stdout is not ab.json"
+  expect 2 "ab filter matches nothing" "$BIN" ab --binary "$BENCH_DIR/bench_r1cs" --filter 'no-such-benchmark' \
+    --flag lc_indexer=vec,smallvec2 --rounds 2 --min-time 0.01 --out "$T/ab3" &&
+    has "$T/err" "ab filter matches nothing" "no-such-benchmark"
+else
+  echo "skip: ab bench_r1cs (no $BENCH_DIR/bench_r1cs: benchmarks not built)"
+fi
 
 if [ $failures -ne 0 ]; then
   echo "cli_test: $failures failure(s)" >&2

@@ -3,6 +3,7 @@
 // c2lab::error and reported by main (exit 2).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -12,7 +13,7 @@ namespace c2lab::cli {
 
 inline constexpr int exit_ok = 0;
 inline constexpr int exit_invalid = 1;
-inline constexpr int exit_regression = 1;  // `c2lab gate`: at least one benchmark regressed
+inline constexpr int exit_regression = 1;  // `c2lab gate`: a regression; `c2lab ab --fail-on slower`: a slower variant
 inline constexpr int exit_error = 2;
 
 // The built-in test circuits the CLI knows (the PoRep circuit is chosen with --sector / --c1).
@@ -65,6 +66,26 @@ struct gate_args {
     bool allow_other_machine = false;
 };
 
+struct ab_args {
+    std::string binary;     // a name in the benchmarks directory, or a path; empty: found by --filter
+    std::string filter;     // --benchmark_filter
+    std::vector<std::string> flags;       // "name=v1,v2", one per flag
+    std::vector<std::string> allocators;  // glibc, jemalloc, mimalloc; empty: glibc
+    std::size_t rounds = 10;
+    std::size_t warmup = 1;  // discarded rounds first: the first process of a run starts cold
+    double min_time = 0.1;
+    std::string dataset;
+    std::string bench_dir;  // empty: build/release/benchmarks, then <c2lab's build>/benchmarks
+    std::string out;        // empty: results/ab/<UTC stamp>
+    std::string metric = "real_time";
+    std::string seed = "1";
+    double alpha = 0.05;
+    double margin = 0.02;
+    std::string fail_on;    // "slower": exit 1 when a variant is slower than the baseline
+    bool json = false;
+    std::vector<std::string> command_line;  // recorded in ab.json
+};
+
 struct baseline_update_args {
     std::string from;              // results/runs/<stamp>
     std::string machine;           // empty: derived from the fingerprint
@@ -88,6 +109,7 @@ int run_verify(const verify_args& a);
 int run_flags();
 int run_gate(const gate_args& a);                        // gate_cmd.cpp: 0 pass, 1 regression
 int run_baseline_update(const baseline_update_args& a);  // gate_cmd.cpp
+int run_ab(const ab_args& a);                            // ab_cmd.cpp: 0, or 1 with --fail-on slower
 
 // Lower case, every run of characters outside [a-z0-9] becomes one '-', no '-' at either
 // end: "Intel(R) Xeon(R) Processor" -> "intel-r-xeon-r-processor".

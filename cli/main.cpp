@@ -1,7 +1,7 @@
 // c2lab: the front-door CLI (DESIGN.md, "The front door: one CLI, c2lab"). This file only
 // parses the command line (CLI11) and maps failures to exit codes; the work is in
-// commands.cpp and gate_cmd.cpp. Exit codes: 0 success, 1 a proof that does not verify (verify)
-// or a benchmark that regressed (gate), 2 bad input or any
+// commands.cpp, gate_cmd.cpp and ab_cmd.cpp. Exit codes: 0 success, 1 a proof that does not verify
+// (verify), a benchmark that regressed (gate) or a slower variant (ab --fail-on slower), 2 bad input or any
 // other error, printed on stderr as "c2lab: error: <message>".
 #include <exception>
 #include <iostream>
@@ -31,7 +31,8 @@ int main(int argc, char** argv) {
     CLI::App app{
         "c2lab: a Groth16 / BLS12-381 performance lab shaped after Filecoin's PoRep C2 prover: C1 files, the\n"
         "StackedDRG circuit, parameters, proofs, verification, and the regression gate.\n"
-        "Exit codes: 0 success, 1 proof invalid (verify) or a regression (gate), 2 bad input or error."};
+        "Exit codes: 0 success, 1 proof invalid (verify), a regression (gate) or a slower variant (ab --fail-on\n"
+        "slower), 2 bad input or error."};
     app.name("c2lab");
     app.require_subcommand(1);
     app.footer(
@@ -48,6 +49,8 @@ int main(int argc, char** argv) {
         "  c2lab verify --params params.bin --proof proof.bin --inputs proof.bin.inputs\n"
         "Gate a benchmark run against a baseline:\n"
         "  c2lab gate --baseline base.json --current run.json --policy results/policies/default.json\n"
+        "A/B test of engine flags (interleaved processes, shuffled rounds):\n"
+        "  c2lab ab --binary bench_synth --filter 'synth/porep-2kib' --flag lc_indexer=vec,smallvec4\n"
         "Run `c2lab <command> --help` for a command's options.");
 
     circuit_args info;
@@ -209,6 +212,80 @@ int main(int argc, char** argv) {
         "      --current results/runs/20261202T153256Z/bench_ff.json \\\n"
         "      --policy results/policies/default.json --markdown gate.md");
 
+    ab_args abx;
+    abx.command_line.assign(argv, argv + argc);
+    auto* s_ab = app.add_subcommand(
+        "ab",
+        "A/B test of engine flags (and the malloc): runs every variant of a factorial design as fresh benchmark "
+        "processes, interleaved in shuffled rounds, and compares each variant with the baseline (ratio of medians "
+        "with a bootstrap CI, Mann-Whitney p adjusted by Holm): prints a markdown table and writes ab.md, ab.svg "
+        "and ab.json.");
+    s_ab->add_option("--binary", abx.binary,
+                     "benchmark binary: a name in --bench-dir (bench_synth) or a path; default: the one bench_* binary "
+                     "whose benchmarks match --filter")
+        ->type_name("NAME|PATH");
+    s_ab->add_option("--filter", abx.filter, "Google Benchmark filter (regex) of the benchmarks to compare")
+        ->type_name("REGEX")
+        ->required();
+    s_ab->add_option("--flag", abx.flags,
+                     "a flag and its values, name=v1,v2,... (repeatable, one per flag; the first value is the "
+                     "baseline; list: `c2lab flags`)")
+        ->type_name("K=V,..");
+    s_ab->add_option("--allocator", abx.allocators,
+                     "process allocators to cross with the flags: glibc (no preload), jemalloc (LD_PRELOAD "
+                     "libjemalloc.so.2), mimalloc (libmimalloc.so.2); comma-separated, the first is the baseline")
+        ->type_name("A,..")
+        ->delimiter(',');
+    s_ab->add_option("--rounds", abx.rounds, "rounds; each runs every variant once, in a shuffled order (>= 2)")
+        ->type_name("N")
+        ->capture_default_str();
+    s_ab->add_option("--warmup", abx.warmup, "rounds run first and discarded")->type_name("N")->capture_default_str();
+    s_ab->add_option("--min-time", abx.min_time, "--benchmark_min_time of each process, seconds")
+        ->type_name("S")
+        ->capture_default_str();
+    s_ab->add_option("--dataset", abx.dataset, "--dataset of the benchmark binary (C1 dataset name)")->type_name("NAME");
+    s_ab->add_option("--bench-dir", abx.bench_dir,
+                     "where benchmark binaries are (default: build/release/benchmarks, then the benchmarks directory "
+                     "of c2lab's own build)")
+        ->type_name("DIR");
+    s_ab->add_option("--out", abx.out, "output directory (default: results/ab/<UTC stamp>)")->type_name("DIR");
+    s_ab->add_option("--metric", abx.metric, "real_time or cpu_time")
+        ->check(CLI::IsMember({std::string("real_time"), std::string("cpu_time")}))
+        ->capture_default_str();
+    s_ab->add_option("--alpha", abx.alpha, "significance level of the Holm-adjusted p")->type_name("A")->capture_default_str();
+    s_ab->add_option("--margin", abx.margin,
+                     "relative change that matters: faster / slower need the whole CI beyond 1 -/+ margin, same needs "
+                     "it inside")
+        ->type_name("M")
+        ->capture_default_str();
+    s_ab->add_option("--seed", abx.seed, "seed of the round shuffles and the bootstrap (decimal u64)")
+        ->type_name("S")
+        ->capture_default_str();
+    s_ab->add_option("--fail-on", abx.fail_on, "slower: exit 1 when a variant is significantly slower than the baseline")
+        ->check(CLI::IsMember({std::string("slower")}))
+        ->type_name("slower");
+    s_ab->add_flag("--json", abx.json, "print ab.json on stdout instead of the markdown table");
+    s_ab->footer(
+        "Method: the variants are the cross product of every --flag list and the --allocator list; the\n"
+        "baseline is the first value of each (glibc first). Each round runs every variant once, each as a\n"
+        "fresh process (<binary> --flag ... --benchmark_filter=F --benchmark_repetitions=1\n"
+        "--benchmark_min_time=S --benchmark_format=json), in an order shuffled per round (seeded), so drift\n"
+        "(heat, other load) hits every variant alike; one process gives one sample per benchmark; --warmup\n"
+        "rounds (default 1: the first process of a run starts cold) run first and are discarded. Names are\n"
+        "matched across variants with the varied flag's segment replaced by <flag>:*; a benchmark missing in\n"
+        "some variant is listed and skipped. Each variant vs the baseline: ratio of medians with its bootstrap\n"
+        "95% CI, Mann-Whitney p adjusted by Holm over all comparisons of the run; verdict faster / slower\n"
+        "(p_adj < alpha and the CI beyond 1 -/+ margin), same (CI inside 1 +- margin), else inconclusive.\n"
+        "With few rounds nothing can be significant (3 rounds: p >= 0.1); use 10 or more.\n"
+        "Progress goes to stderr, one line per process. Exit codes: 0 done, 1 with --fail-on slower when a\n"
+        "variant is slower, 2 bad input or a failing benchmark process (its stderr is shown).\n"
+        "Example:\n"
+        "  c2lab ab --binary bench_synth --filter 'synth/porep-2kib' --flag lc_indexer=vec,smallvec4 \\\n"
+        "      --flag presize=off,on --rounds 10\n"
+        "  c2lab ab --binary bench_r1cs --filter 'steps:4096' --flag lc_indexer=vec,smallvec2 \\\n"
+        "      --allocator glibc,jemalloc,mimalloc --rounds 12 --min-time 0.05 --out results/ab/r1cs\n"
+        "  c2lab ab --filter 'c1_decode/porep-2kib' --flag c1_json=nlohmann,simdjson --fail-on slower");
+
     auto* s_baseline = app.add_subcommand("baseline", "Manage stored baselines (results/baselines/<machine>/).");
     s_baseline->require_subcommand(1);
     baseline_update_args bupdate;
@@ -253,6 +330,7 @@ int main(int argc, char** argv) {
         if (*s_flags) return run_flags();
         if (*s_gate) return run_gate(gate);
         if (*s_bupdate) return run_baseline_update(bupdate);
+        if (*s_ab) return run_ab(abx);
         return exit_error;
     } catch (const c2lab::error& e) {
         std::cerr << "c2lab: error: " << e.what() << "\n";

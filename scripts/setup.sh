@@ -12,6 +12,7 @@ PACKAGES=(
   libssl-dev                      # OpenSSL: SHA-256
   libcli11-dev                    # CLI11 (header-only): the c2lab command line
   libsimdjson-dev                 # simdjson: the c1_json=simdjson decoder
+  libjemalloc2 libmimalloc2.0     # `c2lab ab --allocator jemalloc,mimalloc` (LD_PRELOAD)
 )
 
 missing=()

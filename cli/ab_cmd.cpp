@@ -1,0 +1,369 @@
+// `c2lab ab`: the A/B runner's front door. The engine (design, rounds, statistics, reports)
+// is regressions/ab.hpp; this file finds the benchmark binary and the allocator libraries,
+// spawns the processes (posix_spawn, stdout and stderr through pipes, LD_PRELOAD in the
+// child's environment only) and writes the outputs atomically.
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include "commands.hpp"
+#include "core/error.hpp"
+#include "core/file.hpp"
+#include "regressions/ab.hpp"
+
+extern char** environ;
+
+namespace c2lab::cli {
+
+namespace fs = std::filesystem;
+namespace ab = regressions::ab;
+
+namespace {
+
+struct process_output {
+    int status = 0;  // waitpid status
+    std::string out, err;
+};
+
+// Runs path with args (argv[0] = path) and env; stdin is /dev/null, stdout and stderr are
+// captured (both pipes are drained together, so neither can fill up and block the child).
+process_output spawn_capture(const std::string& path, const std::vector<std::string>& args,
+                             const std::vector<std::string>& env) {
+    int out_pipe[2], err_pipe[2];
+    if (::pipe2(out_pipe, O_CLOEXEC) != 0) throw error(errc::resource, "pipe: " + std::string(std::strerror(errno)));
+    if (::pipe2(err_pipe, O_CLOEXEC) != 0) {
+        ::close(out_pipe[0]);
+        ::close(out_pipe[1]);
+        throw error(errc::resource, "pipe: " + std::string(std::strerror(errno)));
+    }
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, out_pipe[1], 1);
+    posix_spawn_file_actions_adddup2(&fa, err_pipe[1], 2);
+
+    std::vector<char*> argv{const_cast<char*>(path.c_str())};
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    std::vector<char*> envp;
+    for (const auto& e : env) envp.push_back(const_cast<char*>(e.c_str()));
+    envp.push_back(nullptr);
+
+    pid_t pid = 0;
+    const int rc = ::posix_spawn(&pid, path.c_str(), &fa, nullptr, argv.data(), envp.data());
+    posix_spawn_file_actions_destroy(&fa);
+    ::close(out_pipe[1]);
+    ::close(err_pipe[1]);
+    if (rc != 0) {
+        ::close(out_pipe[0]);
+        ::close(err_pipe[0]);
+        throw error(errc::io, path + ": cannot start: " + std::strerror(rc));
+    }
+
+    process_output po;
+    pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+    std::string* sinks[2] = {&po.out, &po.err};
+    int open_fds = 2;
+    char buf[65536];
+    while (open_fds > 0) {
+        if (::poll(fds, 2, -1) < 0) {
+            if (errno == EINTR) continue;
+            break;
+        }
+        for (int i = 0; i < 2; ++i) {
+            if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+            const ssize_t n = ::read(fds[i].fd, buf, sizeof buf);
+            if (n > 0) {
+                sinks[i]->append(buf, static_cast<std::size_t>(n));
+            } else if (n == 0 || errno != EINTR) {
+                ::close(fds[i].fd);
+                fds[i].fd = -1;
+                --open_fds;
+            }
+        }
+    }
+    for (auto& f : fds)
+        if (f.fd >= 0) ::close(f.fd);
+    while (::waitpid(pid, &po.status, 0) < 0 && errno == EINTR) {
+    }
+    return po;
+}
+
+std::string describe_status(int status) {
+    if (WIFEXITED(status)) return "exit " + std::to_string(WEXITSTATUS(status));
+    if (WIFSIGNALED(status)) return "killed by signal " + std::to_string(WTERMSIG(status));
+    return "status " + std::to_string(status);
+}
+
+std::string tail_lines(const std::string& s, std::size_t max_chars = 4000) {
+    std::string t = s.size() > max_chars ? "...\n" + s.substr(s.size() - max_chars) : s;
+    while (!t.empty() && (t.back() == '\n' || t.back() == ' ')) t.pop_back();
+    return t.empty() ? "(no stderr)" : t;
+}
+
+// The environment of this process without LD_PRELOAD, plus `preload` when not empty.
+std::vector<std::string> child_environment(const std::string& preload) {
+    std::vector<std::string> env;
+    for (char** e = environ; e && *e; ++e)
+        if (std::strncmp(*e, "LD_PRELOAD=", 11) != 0) env.emplace_back(*e);
+    if (!preload.empty()) env.push_back("LD_PRELOAD=" + preload);
+    return env;
+}
+
+std::string utc_stamp(const char* format) {
+    const std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    ::gmtime_r(&t, &tm);
+    char b[64];
+    std::strftime(b, sizeof b, format, &tm);
+    return b;
+}
+
+bool is_executable_file(const fs::path& p) {
+    std::error_code ec;
+    return fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
+}
+
+// Where benchmark binaries are looked for: --bench-dir, else ./build/release/benchmarks,
+// then the benchmarks directory beside this executable's (<build>/cli/../benchmarks).
+std::vector<fs::path> bench_dirs(const std::string& given) {
+    if (!given.empty()) return {fs::path(given)};
+    std::vector<fs::path> dirs{fs::path("build/release/benchmarks")};
+    std::error_code ec;
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) dirs.push_back(self.parent_path().parent_path() / "benchmarks");
+    return dirs;
+}
+
+std::string list_dirs(const std::vector<fs::path>& dirs) {
+    std::string s;
+    for (const auto& d : dirs) s += (s.empty() ? "" : ", ") + d.string();
+    return s;
+}
+
+// The benchmark names the binary lists for the filter (no --flag: every variant's).
+std::vector<std::string> list_tests(const std::string& bin, const std::vector<std::string>& pre,
+                                    const std::string& filter) {
+    std::vector<std::string> args = pre;
+    args.push_back("--benchmark_list_tests=true");
+    args.push_back("--benchmark_filter=" + filter);
+    const process_output po = spawn_capture(bin, args, child_environment(""));
+    if (!WIFEXITED(po.status) || WEXITSTATUS(po.status) != 0)
+        throw error(errc::bad_input, bin + " --benchmark_list_tests failed (" + describe_status(po.status) +
+                                         "):\n" + tail_lines(po.err));
+    std::vector<std::string> names;
+    std::istringstream in(po.out);
+    for (std::string line; std::getline(in, line);)
+        if (!line.empty()) names.push_back(line);
+    return names;
+}
+
+std::string resolve_binary(const ab_args& a) {
+    const auto dirs = bench_dirs(a.bench_dir);
+    if (!a.binary.empty()) {
+        if (a.binary.find('/') != std::string::npos) {
+            if (!is_executable_file(a.binary))
+                throw error(errc::bad_input, "--binary '" + a.binary + "': not an executable file");
+            return a.binary;
+        }
+        for (const auto& d : dirs)
+            if (is_executable_file(d / a.binary)) return (d / a.binary).string();
+        throw error(errc::bad_input, "--binary '" + a.binary + "': not found in " + list_dirs(dirs) +
+                                         " (build it, or pass --bench-dir DIR or a path)");
+    }
+    // No --binary: the one bench_* binary whose list matches the filter, in the first
+    // directory where any matches.
+    std::vector<std::string> pre;
+    if (!a.dataset.empty()) pre = {"--dataset", a.dataset};
+    std::size_t searched = 0;
+    for (const auto& d : dirs) {
+        std::error_code ec;
+        if (!fs::is_directory(d, ec)) continue;
+        std::vector<fs::path> bins;
+        for (const auto& e : fs::directory_iterator(d, ec))
+            if (e.path().filename().string().rfind("bench_", 0) == 0 && is_executable_file(e.path()))
+                bins.push_back(e.path());
+        searched += bins.size();
+        std::sort(bins.begin(), bins.end());
+        std::vector<std::string> matching;
+        for (const auto& b : bins)
+            if (!list_tests(b.string(), pre, a.filter).empty()) matching.push_back(b.string());
+        if (matching.size() == 1) {
+            std::cerr << "[ab] binary: " << matching[0] << " (the only one whose benchmarks match the filter)\n";
+            return matching[0];
+        }
+        if (matching.size() > 1) {
+            std::string names;
+            for (const auto& m : matching) names += "\n  " + m;
+            throw error(errc::bad_input,
+                        "--filter '" + a.filter + "' matches benchmarks of several binaries; pass --binary:" + names);
+        }
+    }
+    if (searched == 0)
+        throw error(errc::bad_input, "no --binary and no bench_* binaries in " + list_dirs(dirs) +
+                                         " (build the benchmarks, or pass --bench-dir DIR)");
+    throw error(errc::bad_input, "--filter '" + a.filter + "' matches no benchmark of the bench_* binaries in " +
+                                     list_dirs(dirs) + "; pass --binary");
+}
+
+// The commit of the repository holding the current directory, read from its .git (HEAD, the
+// ref's file or packed-refs); "" when there is none.
+std::string current_commit() {
+    std::error_code ec;
+    for (fs::path dir = fs::current_path(ec); !ec && !dir.empty(); dir = dir.parent_path()) {
+        fs::path git = dir / ".git";
+        if (fs::is_regular_file(git, ec)) {  // a worktree or submodule: "gitdir: <path>"
+            std::ifstream f(git);
+            std::string line;
+            std::getline(f, line);
+            if (line.rfind("gitdir: ", 0) != 0) return "";
+            git = fs::path(line.substr(8));
+            if (git.is_relative()) git = dir / git;
+        } else if (!fs::is_directory(git, ec)) {
+            if (dir == dir.root_path()) return "";
+            continue;
+        }
+        std::ifstream head(git / "HEAD");
+        std::string h;
+        std::getline(head, h);
+        if (h.rfind("ref: ", 0) != 0) return h;  // detached
+        const std::string ref = h.substr(5);
+        fs::path common = git;
+        if (std::ifstream cd(git / "commondir"); cd) {
+            std::string c;
+            std::getline(cd, c);
+            common = fs::path(c).is_relative() ? git / c : fs::path(c);
+        }
+        for (const fs::path& base : {git, common}) {
+            std::ifstream rf(base / ref);
+            std::string id;
+            if (rf && std::getline(rf, id) && !id.empty()) return id;
+        }
+        std::ifstream packed(common / "packed-refs");
+        for (std::string line; std::getline(packed, line);)
+            if (line.size() > 41 && line.substr(41) == ref) return line.substr(0, 40);
+        return "";
+    }
+    return "";
+}
+
+std::vector<std::pair<std::string, std::string>> machine_info() {
+    std::vector<std::pair<std::string, std::string>> m;
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    for (std::string line; std::getline(cpuinfo, line);)
+        if (line.rfind("model name", 0) == 0) {
+            const auto colon = line.find(':');
+            if (colon != std::string::npos) m.emplace_back("cpu_model", line.substr(colon + 2));
+            break;
+        }
+    m.emplace_back("num_cpus", std::to_string(std::thread::hardware_concurrency()));
+    char host[256] = {};
+    if (::gethostname(host, sizeof host - 1) == 0) m.emplace_back("host_name", host);
+    utsname u{};
+    if (::uname(&u) == 0) m.emplace_back("kernel", std::string(u.sysname) + " " + u.release + " " + u.machine);
+    double load[3];
+    if (::getloadavg(load, 3) == 3) {
+        char b[64];
+        std::snprintf(b, sizeof b, "%.2f %.2f %.2f", load[0], load[1], load[2]);
+        m.emplace_back("load_avg_at_start", b);
+    }
+    return m;
+}
+
+void write_text(const fs::path& p, const std::string& s) {
+    write_file_atomic(p.string(), std::span(reinterpret_cast<const uint8_t*>(s.data()), s.size()));
+}
+
+}  // namespace
+
+int run_ab(const ab_args& a) {
+    // Everything that can be checked before a process runs is checked first.
+    ab::config c;
+    c.filter = a.filter;
+    c.dataset = a.dataset;
+    c.metric = a.metric;
+    c.min_time = a.min_time;
+    c.rounds = a.rounds;
+    c.warmup = a.warmup;
+    c.seed = parse_u64(a.seed, "--seed");
+    c.alpha = a.alpha;
+    c.margin = a.margin;
+    ab::check_config(c);
+    if (!a.fail_on.empty() && a.fail_on != "slower")
+        throw error(errc::bad_input, "--fail-on '" + a.fail_on + "': expected slower");
+    const ab::design d = ab::make_design(a.flags, a.allocators);
+    const std::vector<ab::variant> variants = ab::expand(d);
+
+    ab::run_info info;
+    const auto dirs = ab::default_library_dirs();
+    std::map<std::string, std::string> preload;
+    for (const auto& name : d.allocators) {
+        preload[name] = ab::locate_allocator(name, dirs);
+        info.libraries.emplace_back(name, preload[name].empty() ? "(none: glibc malloc)" : preload[name]);
+    }
+    if (const char* p = std::getenv("LD_PRELOAD"); p && *p)
+        std::cerr << "[ab] note: LD_PRELOAD=" << p << " of this process is not passed to the benchmarks\n";
+
+    const std::string bin = resolve_binary(a);
+    info.binary = bin;
+    info.command_line = a.command_line;
+    info.commit = current_commit();
+    info.machine = machine_info();
+    info.started_utc = utc_stamp("%Y-%m-%dT%H:%M:%SZ");
+
+    const fs::path out_dir = a.out.empty() ? fs::path("results/ab") / utc_stamp("%Y%m%dT%H%M%SZ") : fs::path(a.out);
+    std::error_code ec;
+    fs::create_directories(out_dir, ec);
+    if (ec) throw error(errc::io, out_dir.string() + ": cannot create the directory: " + ec.message());
+
+    std::cerr << "[ab] " << variants.size() << " variants x " << c.rounds << " rounds"
+              << (c.warmup ? " (+" + std::to_string(c.warmup) + " warm-up)" : "") << " of " << bin << ", filter '"
+              << c.filter << "', baseline: " << variants.front().label << "\n";
+
+    const ab::runner runner = [&](const ab::variant& v, const std::vector<std::string>& args) {
+        const process_output po = spawn_capture(bin, args, child_environment(preload.at(v.allocator)));
+        const bool failed = !WIFEXITED(po.status) || WEXITSTATUS(po.status) != 0;
+        const bool silent = po.out.find_first_not_of(" \t\r\n") == std::string::npos;
+        if (failed || silent) {
+            std::string cmd = bin;
+            for (const auto& x : args) cmd += " " + x;
+            if (!preload.at(v.allocator).empty()) cmd = "LD_PRELOAD=" + preload.at(v.allocator) + " " + cmd;
+            throw error(errc::io, "variant '" + v.label + "': the benchmark process " +
+                                      (failed ? "failed (" + describe_status(po.status) + ")"
+                                              : "printed nothing (does --filter match a benchmark of this variant?)") +
+                                      ": " + cmd + "\nits stderr:\n" + tail_lines(po.err));
+        }
+        return po.out;
+    };
+    const ab::collection data =
+        ab::collect(variants, c, runner, [](const ab::run_record&, const std::string& line) { std::cerr << line << "\n"; });
+    info.finished_utc = utc_stamp("%Y-%m-%dT%H:%M:%SZ");
+
+    const ab::result r = ab::analyse(variants, data, c);
+    const std::string md = ab::markdown(r, info);
+    const std::string js = ab::to_json(r, data, info);
+    write_text(out_dir / "ab.json", js);
+    write_text(out_dir / "ab.md", md);
+    write_text(out_dir / "ab.svg", ab::svg(r, info));
+    std::cout << (a.json ? js : md);
+    std::cerr << "[ab] wrote " << (out_dir / "ab.md").string() << ", ab.svg, ab.json\n";
+    if (a.fail_on == "slower" && r.count(ab::outcome::slower) > 0) return exit_regression;
+    return exit_ok;
+}
+
+}  // namespace c2lab::cli
