@@ -4,28 +4,8 @@
 # script exit 1 after running the remaining checks.
 set -u
 BIN=${1:?usage: cli_test.sh /path/to/c2lab}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-failures=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
-
-# expect CODE NAME CMD...: runs CMD, keeps stdout in $T/out and stderr in $T/err.
-expect() {
-  local want=$1 name=$2
-  shift 2
-  "$@" >"$T/out" 2>"$T/err"
-  local rc=$?
-  if [ "$rc" -ne "$want" ]; then
-    fail "$name: exit $rc, expected $want"
-    sed 's/^/    stdout: /' "$T/out" >&2
-    sed 's/^/    stderr: /' "$T/err" >&2
-    return 1
-  fi
-  echo "ok: $name"
-}
-has() {  # has FILE NAME PATTERN: FILE contains the fixed string PATTERN
-  grep -qF -- "$3" "$1" || { fail "$2: '$3' not in $(basename "$1"): $(head -c 400 "$1")"; return 1; }
-}
+# shellcheck source=cli/test_lib.sh
+source "$(dirname "$0")/test_lib.sh"
 
 # help
 expect 0 "--help" "$BIN" --help && has "$T/out" "--help" "circuit-info"
@@ -277,8 +257,4 @@ else
   echo "skip: ab bench_r1cs (no $BENCH_DIR/bench_r1cs: benchmarks not built)"
 fi
 
-if [ $failures -ne 0 ]; then
-  echo "cli_test: $failures failure(s)" >&2
-  exit 1
-fi
-echo "cli_test: all checks passed"
+finish cli_test
