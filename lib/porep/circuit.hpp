@@ -38,6 +38,8 @@
 #include "porep/label.hpp"
 #include "porep/params.hpp"
 #include "porep/vanilla_proof.hpp"
+#include "r1cs/constraint_matrices.hpp"
+#include "r1cs/proving_assignment.hpp"
 
 namespace c2lab::porep {
 
@@ -290,5 +292,15 @@ void stacked_circuit::synthesize(CS& cs) const {
                                              replica_bits);
     }
 }
+
+// The constraint systems the lab synthesizes into are instantiated once, in
+// circuit_synth_*.cpp (the circuit is large: compiling it in every user would multiply the
+// build time); other systems (e.g. the test system) instantiate it where they are used.
+extern template void stacked_circuit::synthesize(r1cs::shape_counter&) const;
+extern template void stacked_circuit::synthesize(r1cs::constraint_matrices<r1cs::vec_indexer>&) const;
+extern template void stacked_circuit::synthesize(r1cs::proving_assignment<r1cs::vec_indexer>&) const;
+extern template void stacked_circuit::synthesize(r1cs::proving_assignment<r1cs::smallvec_indexer<1>>&) const;
+extern template void stacked_circuit::synthesize(r1cs::proving_assignment<r1cs::smallvec_indexer<2>>&) const;
+extern template void stacked_circuit::synthesize(r1cs::proving_assignment<r1cs::smallvec_indexer<4>>&) const;
 
 }  // namespace c2lab::porep
