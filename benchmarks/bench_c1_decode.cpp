@@ -16,7 +16,9 @@ namespace {
 using namespace c2lab;
 
 void c1_decode(benchmark::State& state, std::string name, porep::c1_json_decoder decoder) {
-    const bench::loaded_dataset& d = bench::dataset(name);
+    const bench::loaded_dataset* dp = bench::dataset_or_skip(state, name);
+    if (!dp) return;
+    const bench::loaded_dataset& d = *dp;
     for (auto _ : state) {
         porep::c1_file f = porep::decode_c1_file(d.text, decoder);
         benchmark::DoNotOptimize(f.phase1_out.comm_r.data());

@@ -15,7 +15,9 @@ namespace {
 using namespace c2lab;
 
 void construct(benchmark::State& state, std::string name) {
-    const bench::loaded_dataset& d = bench::dataset(name);
+    const bench::loaded_dataset* dp = bench::dataset_or_skip(state, name);
+    if (!dp) return;
+    const bench::loaded_dataset& d = *dp;
     for (auto _ : state) {
         std::vector<porep::stacked_circuit> c = porep::construct_circuits(*d.cfg, d.file.phase1_out);
         benchmark::DoNotOptimize(c.data());

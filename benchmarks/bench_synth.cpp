@@ -25,7 +25,9 @@ using namespace c2lab;
 
 template <class Indexer>
 void synth(benchmark::State& state, std::string name, r1cs::presize_mode presize) {
-    const bench::loaded_dataset& d = bench::dataset(name);
+    const bench::loaded_dataset* dp = bench::dataset_or_skip(state, name);
+    if (!dp) return;
+    const bench::loaded_dataset& d = *dp;
     const porep::stacked_circuit c = porep::construct_circuit(*d.cfg, d.file.phase1_out, 0);
     r1cs::shape_counter sc;
     porep::stacked_circuit::blank(*d.cfg).synthesize(sc);
@@ -42,7 +44,9 @@ void synth(benchmark::State& state, std::string name, r1cs::presize_mode presize
 }
 
 void synth_shape(benchmark::State& state, std::string name) {
-    const porep::porep_config& cfg = *bench::dataset(name).cfg;
+    const bench::loaded_dataset* dp = bench::dataset_or_skip(state, name);
+    if (!dp) return;
+    const porep::porep_config& cfg = *dp->cfg;
     const porep::stacked_circuit blank = porep::stacked_circuit::blank(cfg);
     size_t n = 0;
     for (auto _ : state) {

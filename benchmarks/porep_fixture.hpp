@@ -30,4 +30,16 @@ inline const loaded_dataset& dataset(const std::string& name) {
     return cache.emplace(name, std::move(d)).first->second;
 }
 
+// The dataset, or nullptr after state.SkipWithError with the reason (a digest mismatch, a
+// bad manifest): a benchmark reports the problem instead of ending the process.
+template <class State>
+const loaded_dataset* dataset_or_skip(State& state, const std::string& name) {
+    try {
+        return &dataset(name);
+    } catch (const std::exception& e) {
+        state.SkipWithError(e.what());
+        return nullptr;
+    }
+}
+
 }  // namespace c2lab::bench
