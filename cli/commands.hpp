@@ -90,6 +90,7 @@ struct baseline_update_args {
     std::string from;              // results/runs/<stamp>
     std::string machine;           // empty: derived from the fingerprint
     std::string results = "results";
+    bool path_only = false;  // `baseline path`: print the directory, copy nothing
 };
 
 // Decimal u64 (no sign, no prefix); throws c2lab::error(bad_input) naming `what`.

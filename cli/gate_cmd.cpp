@@ -74,6 +74,10 @@ int run_baseline_update(const baseline_update_args& a) {
     if (machine.empty()) throw error(errc::bad_input, "the machine name is empty; pass --machine NAME");
 
     const fs::path dir = fs::path(a.results) / "baselines" / machine;
+    if (a.path_only) {
+        std::cout << dir.string() << "\n";
+        return exit_ok;
+    }
     fs::create_directories(dir, ec);
     if (ec) throw error(errc::io, dir.string() + ": cannot create the directory: " + ec.message());
     for (const auto& f : files) {

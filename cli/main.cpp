@@ -307,6 +307,18 @@ int main(int argc, char** argv) {
         "Example:\n"
         "  c2lab baseline update --from results/runs/20261202T153256Z\n"
         "  c2lab baseline update --from results/runs/20261202T153256Z --machine ci-runner-1");
+    baseline_update_args bpath;
+    bpath.path_only = true;
+    auto* s_bpath = s_baseline->add_subcommand(
+        "path", "Print the baseline directory of a run's machine (results/baselines/<machine>), whether or not it exists.");
+    s_bpath->add_option("--from", bpath.from, "run directory, e.g. results/runs/<stamp>")->type_name("DIR")->required();
+    s_bpath->add_option("--results", bpath.results, "results directory holding baselines/")
+        ->type_name("DIR")
+        ->capture_default_str();
+    s_bpath->footer(
+        "Example (compare a run with its machine's baseline when there is one):\n"
+        "  dir=$(c2lab baseline path --from results/runs/<stamp>) && [ -d \"$dir\" ] && \\\n"
+        "    c2lab gate --baseline \"$dir\" --current results/runs/<stamp>");
 
     try {
         app.parse(argc, argv);
@@ -330,6 +342,7 @@ int main(int argc, char** argv) {
         if (*s_flags) return run_flags();
         if (*s_gate) return run_gate(gate);
         if (*s_bupdate) return run_baseline_update(bupdate);
+        if (*s_bpath) return run_baseline_update(bpath);
         if (*s_ab) return run_ab(abx);
         return exit_error;
     } catch (const c2lab::error& e) {

@@ -67,3 +67,16 @@ for bench in build/release/benchmarks/bench_*; do
 done
 python3 scripts/report.py "$out"/*.json
 echo "JSON written to $out/" >&2
+
+# Compared with this machine's stored baseline, when there is one (advisory here: the gate's
+# exit code does not fail the job; with one repetition the verdicts are inconclusive and the
+# ratios are what to read; `--repetitions 10` for verdicts).
+c2lab=build/release/cli/c2lab
+if dir="$("$c2lab" baseline path --from "$out" 2>/dev/null)" && [ -d "$dir" ]; then
+  echo
+  echo "== compared with the baseline in $dir =="
+  "$c2lab" gate --baseline "$dir" --current "$out" --policy results/policies/default.json \
+    --markdown "$out/gate.md" || true
+else
+  echo "(no stored baseline for this machine; \`$c2lab baseline update --from $out\` makes this run one)" >&2
+fi
