@@ -142,6 +142,8 @@ expect 0 "gate pass" "$BIN" gate --baseline "$T/base.json" --current "$T/same.js
   has "$T/out" "gate pass" "PASS" && has "$T/out" "gate pass" "| a |" && has "$T/gate.md" "gate pass markdown" "PASS"
 expect 1 "gate regression" "$BIN" gate --baseline "$T/base.json" --current "$T/slow.json" &&
   has "$T/out" "gate regression" "FAIL" && has "$T/out" "gate regression" "- b: real_time ratio 1.25"
+expect 1 "gate html" "$BIN" gate --baseline "$T/base.json" --current "$T/slow.json" --html "$T/gate.html" &&
+  has "$T/gate.html" "gate html" ": FAIL" && has "$T/gate.html" "gate html svg" "<svg" && has "$T/gate.html" "gate html row" ">b<"
 printf '{"overrides": [{"match": "b", "margin": 0.5}]}' >"$T/policy.json"
 expect 0 "gate policy margin" "$BIN" gate --baseline "$T/base.json" --current "$T/slow.json" --policy "$T/policy.json"
 expect 2 "gate other machine" "$BIN" gate --baseline "$T/base.json" --current "$T/other.json" &&

@@ -63,6 +63,7 @@ struct gate_args {
     std::string current;
     std::string policy;    // empty: the built-in defaults (regressions/policy.hpp)
     std::string markdown;  // empty: stdout only
+    std::string html;      // empty: no HTML report
     bool allow_other_machine = false;
 };
 

@@ -10,6 +10,7 @@
 #include "core/file.hpp"
 #include "regressions/bench_json.hpp"
 #include "regressions/gate.hpp"
+#include "regressions/html_report.hpp"
 #include "regressions/policy.hpp"
 
 namespace c2lab::cli {
@@ -42,6 +43,10 @@ int run_gate(const gate_args& a) {
     const std::string md = regressions::markdown_summary(result);
     if (!a.markdown.empty())
         write_file_atomic(a.markdown, std::span(reinterpret_cast<const uint8_t*>(md.data()), md.size()));
+    if (!a.html.empty()) {
+        const std::string html = regressions::html_report(result, "c2lab gate: " + a.current + " vs " + a.baseline);
+        write_file_atomic(a.html, std::span(reinterpret_cast<const uint8_t*>(html.data()), html.size()));
+    }
     std::cout << md;
     return result.exit_status() ? exit_regression : exit_ok;
 }

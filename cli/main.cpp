@@ -200,6 +200,10 @@ int main(int argc, char** argv) {
         ->type_name("PATH");
     s_gate->add_option("--markdown", gate.markdown, "also write the markdown summary to this file (atomically)")
         ->type_name("PATH");
+    s_gate->add_option("--html", gate.html,
+                       "also write an HTML report (atomically): a forest plot of every ratio with its interval "
+                       "against the margin, and the table")
+        ->type_name("PATH");
     s_gate->add_flag("--allow-other-machine", gate.allow_other_machine,
                      "compare even when the fingerprints (cpu_model, num_cpus, build_type) differ");
     s_gate->footer(

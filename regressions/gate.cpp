@@ -56,6 +56,14 @@ std::size_t gate_result::count(verdict v) const {
 
 int gate_result::exit_status() const { return count(verdict::regressed) > 0 ? 1 : 0; }
 
+verdict decide_exact(double ratio, direction dir, double margin) {
+    if (!std::isfinite(ratio) || ratio <= 0) throw error(errc::bad_input, "decide_exact: the ratio must be finite and > 0");
+    if (!(margin >= 0 && margin < 1)) throw error(errc::bad_input, "decide_exact: the margin must be in [0, 1)");
+    const bool above = ratio > 1 + margin, below = ratio < 1 - margin;
+    if (dir == direction::lower_is_better) return above ? verdict::regressed : below ? verdict::improved : verdict::equivalent;
+    return below ? verdict::regressed : above ? verdict::improved : verdict::equivalent;
+}
+
 gate_result run_gate(const bench_run& baseline, const bench_run& current, const policy& p, const gate_options& options) {
     gate_result out;
     out.baseline_machine = baseline.machine;
@@ -95,8 +103,24 @@ gate_result run_gate(const bench_run& baseline, const bench_run& current, const 
         auto cm = c->metrics.find(row.rule.metric);
         row.cmp.n_base = bm == b.metrics.end() ? 0 : bm->second.size();
         row.cmp.n_cur = cm == c->metrics.end() ? 0 : cm->second.size();
+        auto constant = [](const std::vector<double>& v) {
+            return !v.empty() && std::all_of(v.begin(), v.end(), [&v](double x) { return x == v.front(); });
+        };
         if (bm == b.metrics.end() || cm == c->metrics.end()) {
             row.note = "metric '" + row.rule.metric + "' missing";
+        } else if (row.rule.deterministic && constant(bm->second) && constant(cm->second)) {
+            const double base = bm->second.front(), cur = cm->second.front();
+            if (!(base > 0) || !(cur > 0)) {
+                row.note = "non-positive values";
+            } else {
+                const double ratio = cur / base;
+                row.exact = true;
+                row.cmp.median_base = base;
+                row.cmp.median_cur = cur;
+                row.cmp.ci = {ratio, ratio, ratio};
+                row.cmp.result = decide_exact(ratio, row.rule.dir, row.rule.margin);
+                row.result = row.cmp.result;
+            }
         } else if (row.cmp.n_base < row.rule.min_repetitions || row.cmp.n_cur < row.rule.min_repetitions) {
             row.note = "too few repetitions";
         } else {
@@ -156,7 +180,9 @@ std::string markdown_summary(const gate_result& g) {
           << (r.rule.dir == direction::higher_is_better ? " (higher is better)" : "") << " | " << r.cmp.n_base << "/"
           << r.cmp.n_cur << " | " << (have_medians ? format_value(r.cmp.median_base, r.rule.metric) : "-") << " | "
           << (have_medians ? format_value(r.cmp.median_cur, r.rule.metric) : "-") << " | ";
-        if (r.tested)
+        if (r.exact)
+            o << fmt("%.4f", r.cmp.ci.ratio) << " (exact) | -";
+        else if (r.tested)
             o << fmt("%.3f", r.cmp.ci.ratio) << " [" << fmt("%.3f", r.cmp.ci.lo) << ", " << fmt("%.3f", r.cmp.ci.hi) << "] | "
               << fmt("%.2g", r.cmp.p_adjusted);
         else if (have_medians && r.cmp.median_base > 0)
@@ -168,13 +194,17 @@ std::string markdown_summary(const gate_result& g) {
     o << "\n";
     o << "regressed: " << reg << ", improved: " << g.count(verdict::improved)
       << ", equivalent: " << g.count(verdict::equivalent) << ", inconclusive: " << g.count(verdict::inconclusive)
-      << " (" << g.rows.size() << " compared, " << g.ignored.size() << " ignored, " << g.only_baseline.size()
+      << " (" << g.rows.size() << " compared, ";
+    if (const auto exact = std::count_if(g.rows.begin(), g.rows.end(), [](const gate_row& r) { return r.exact; }))
+        o << exact << " of them by the exact ratio, ";
+    o << g.ignored.size() << " ignored, " << g.only_baseline.size()
       << " only in baseline, " << g.only_current.size() << " only in current)\n";
     if (reg) {
         o << "\nRegressions:\n";
         for (const auto& r : g.rows)
             if (r.result == verdict::regressed)
-                o << "- " << r.name << ": " << r.rule.metric << " ratio " << fmt("%.3f", r.cmp.ci.ratio) << "\n";
+                o << "- " << r.name << ": " << r.rule.metric << " ratio " << fmt(r.exact ? "%.4f" : "%.3f", r.cmp.ci.ratio)
+                  << (r.exact ? " (exact)" : "") << "\n";
     }
     auto list = [&o](const char* title, const std::vector<std::string>& names) {
         if (names.empty()) return;

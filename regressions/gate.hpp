@@ -11,6 +11,11 @@
 //      a test when either side has fewer than min_repetitions samples ("too few
 //      repetitions"), when the metric is missing on a side ("metric missing"), or when a
 //      value is <= 0 ("non-positive values": the ratio of medians needs positive values).
+//      Under a deterministic rule (policy.hpp), a benchmark whose samples are all equal on
+//      each side (one sample each, typically: instruction counts) is judged by the exact
+//      ratio alone instead (decide_exact; no test, no minimum of repetitions, not part of
+//      the p-value adjustment); its row has exact = true. A deterministic rule whose
+//      samples differ on a side goes through the statistical path below, as any rule.
 //   4. The others get compare_samples (Mann-Whitney p, bootstrap CI of current / baseline);
 //      their p-values are adjusted together (the policy's "adjustment") and each verdict is
 //      decide(p_adjusted, ci, {its direction, alpha, margin}).
@@ -39,7 +44,9 @@ struct gate_row {
     metric_rule rule;         // the rule applied (defaults + overrides)
     bool tested = false;      // false: inconclusive without a test, see note
     std::string note;         // why not tested: "too few repetitions", "metric missing", ...
-    comparison cmp{};         // n_base / n_cur always set; the rest when tested
+    bool exact = false;       // judged by the exact ratio (deterministic rule, equal samples)
+    comparison cmp{};         // n_base / n_cur always set; the rest when tested (exact:
+                              // the medians, and ci.ratio = ci.lo = ci.hi = the ratio)
     verdict result = verdict::inconclusive;
 
     std::string verdict_text() const;  // "regressed", "inconclusive (too few repetitions)", ...
@@ -57,11 +64,19 @@ struct gate_result {
     int exit_status() const;  // 0 pass, 1 at least one regression
 };
 
+// The verdict of a deterministic metric from r = current / baseline alone: for
+// lower_is_better, regressed when r > 1 + margin, improved when r < 1 - margin, else
+// equivalent; mirrored for higher_is_better (regressed when r < 1 - margin, improved when
+// r > 1 + margin). A margin of 0 flags every change. bad_input unless r is finite and > 0
+// and the margin in [0, 1).
+verdict decide_exact(double ratio, direction dir, double margin);
+
 gate_result run_gate(const bench_run& baseline, const bench_run& current, const policy& p,
                      const gate_options& options = {});
 
 // The summary: a heading with PASS / FAIL, the machine warning if any, a table (benchmark,
-// metric, reps, baseline median, current median, ratio [CI], p (adjusted), verdict), the
+// metric, reps, baseline median, current median, ratio [CI], p (adjusted), verdict; a row
+// judged by the exact ratio shows "ratio (exact)" and no p), the
 // counts, and the lists of benchmarks in one run only and ignored.
 std::string markdown_summary(const gate_result& result);
 

@@ -167,6 +167,7 @@ TEST(Gate, TwentyPercentSlowerIsRegressed) {
     const bench_run cur = parse(make_run(gen, specs), "cur.json");
     const gate_result g = run_gate(base, cur, default_policy());
     for (const auto& r : g.rows) {
+        EXPECT_FALSE(r.exact) << r.name;
         if (r.name == "ntt/forward/log_n:16") {
             EXPECT_EQ(r.result, verdict::regressed);
             EXPECT_NEAR(r.cmp.ci.ratio, 1.20, 0.02);
@@ -318,6 +319,194 @@ TEST(Gate, MissingMetricIsInconclusive) {
     EXPECT_EQ(g.rows[0].verdict_text(), "inconclusive (metric 'points/s' missing)");
 }
 
+// ---------------------------------------------------------------------------------------
+// Deterministic metrics (instruction counts): one sample a side, judged by the ratio alone.
+
+// A run as scripts/icount.sh writes it: one iteration row per benchmark, with the
+// "instructions" counter, the wall time of the valgrind run, and a string field.
+json make_icount_run(const std::vector<std::pair<std::string, double>>& counts, json ctx = context()) {
+    ctx["mode"] = "instructions";
+    json rows = json::array();
+    for (const auto& [name, ir] : counts)
+        rows.push_back({{"name", name},          {"run_name", name},    {"run_type", "iteration"},
+                        {"repetitions", 1},      {"repetition_index", 0}, {"threads", 1},
+                        {"iterations", 1},       {"real_time", 1234.5}, {"cpu_time", 1200.25},
+                        {"time_unit", "ms"},     {"instructions", ir},  {"checksum", "00ff"}});
+    return {{"context", ctx}, {"benchmarks", rows}};
+}
+
+const char* icount_policy_text = R"({"defaults": {"metric": "instructions", "deterministic": true, "margin": 0.01}})";
+
+std::vector<std::pair<std::string, double>> icount_suite() {
+    return {{"icount/ff/fr_mul", 36638306},
+            {"icount/msm/g1", 1476100811},
+            {"icount/synth", 12197453338.0},
+            {"icount/c1_decode", 6270771}};
+}
+
+TEST(Deterministic, DecideExactIsTheRatioAgainstTheMargin) {
+    using enum verdict;
+    const auto lower = direction::lower_is_better, higher = direction::higher_is_better;
+    EXPECT_EQ(decide_exact(1.02, lower, 0.01), regressed);
+    EXPECT_EQ(decide_exact(0.98, lower, 0.01), improved);
+    EXPECT_EQ(decide_exact(1.005, lower, 0.01), equivalent);
+    EXPECT_EQ(decide_exact(0.995, lower, 0.01), equivalent);
+    EXPECT_EQ(decide_exact(1.0, lower, 0.01), equivalent);
+    EXPECT_EQ(decide_exact(1.0, lower, 0.0), equivalent);
+    EXPECT_EQ(decide_exact(1.000001, lower, 0.0), regressed);  // margin 0: every change counts
+    EXPECT_EQ(decide_exact(0.999999, lower, 0.0), improved);
+    EXPECT_EQ(decide_exact(1.02, higher, 0.01), improved);
+    EXPECT_EQ(decide_exact(0.98, higher, 0.01), regressed);
+    EXPECT_EQ(decide_exact(1.005, higher, 0.01), equivalent);
+    expect_bad_input([] { decide_exact(0, direction::lower_is_better, 0.01); }, {"ratio"});
+    expect_bad_input([] { decide_exact(std::nan(""), direction::lower_is_better, 0.01); }, {"ratio"});
+    expect_bad_input([] { decide_exact(1, direction::lower_is_better, 1.5); }, {"margin"});
+}
+
+TEST(Deterministic, PolicyKeyInDefaultsAndOverrides) {
+    EXPECT_FALSE(default_policy().defaults.deterministic);
+    const policy p = parse_policy(R"({"defaults": {"deterministic": true},
+        "overrides": [{"match": "icount/ff/.*", "deterministic": false}, {"match": "icount/.*", "margin": 0.02}]})",
+                                  "p.json");
+    EXPECT_TRUE(p.defaults.deterministic);
+    EXPECT_FALSE(p.rule_for("icount/ff/fr_mul").deterministic);
+    EXPECT_TRUE(p.rule_for("icount/msm/g1").deterministic);  // an override without the key keeps it
+    EXPECT_DOUBLE_EQ(p.rule_for("icount/msm/g1").margin, 0.02);
+    expect_bad_input([] { parse_policy(R"({"defaults": {"deterministic": "yes"}})", "p.json"); },
+                     {"p.json", "defaults.deterministic", "true or false"});
+    expect_bad_input([] { parse_policy(R"({"overrides": [{"match": "a", "deterministic": 1}]})", "p.json"); },
+                     {"overrides[0].deterministic"});
+}
+
+TEST(Deterministic, OneSampleEachSideIsJudgedByTheRatio) {
+    auto counts = icount_suite();
+    const bench_run base = parse(make_icount_run(counts), "base.json");
+    counts[0].second *= 1.02;   // +2%: regressed
+    counts[1].second *= 0.97;   // -3%: improved
+    counts[2].second *= 1.005;  // +0.5%: within the margin
+    const bench_run cur = parse(make_icount_run(counts), "cur.json");  // c1_decode unchanged
+    const gate_result g = run_gate(base, cur, parse_policy(icount_policy_text, "icount.json"));
+    ASSERT_EQ(g.rows.size(), 4u);
+    for (const auto& r : g.rows) {
+        EXPECT_TRUE(r.exact) << r.name;
+        EXPECT_FALSE(r.tested) << r.name;  // no test, and no part in the p-value adjustment
+        EXPECT_EQ(r.rule.metric, "instructions");
+        EXPECT_EQ(r.cmp.n_base, 1u);
+        EXPECT_EQ(r.cmp.n_cur, 1u);
+        EXPECT_DOUBLE_EQ(r.cmp.ci.lo, r.cmp.ci.ratio);
+        EXPECT_DOUBLE_EQ(r.cmp.ci.hi, r.cmp.ci.ratio);
+    }
+    EXPECT_EQ(g.rows[0].result, verdict::regressed);
+    EXPECT_NEAR(g.rows[0].cmp.ci.ratio, 1.02, 1e-12);
+    EXPECT_DOUBLE_EQ(g.rows[0].cmp.median_base, 36638306);
+    EXPECT_EQ(g.rows[1].result, verdict::improved);
+    EXPECT_EQ(g.rows[2].result, verdict::equivalent);
+    EXPECT_EQ(g.rows[3].result, verdict::equivalent);
+    EXPECT_DOUBLE_EQ(g.rows[3].cmp.ci.ratio, 1.0);
+    EXPECT_EQ(g.rows[0].verdict_text(), "regressed");
+    EXPECT_EQ(g.exit_status(), 1);
+    const std::string md = markdown_summary(g);
+    EXPECT_NE(md.find("FAIL (1 regression)"), std::string::npos) << md;
+    EXPECT_NE(md.find("| icount/ff/fr_mul | instructions | 1/1 | 36.64M | 37.37M | 1.0200 (exact) | - | **regressed** |"),
+              std::string::npos)
+        << md;
+    EXPECT_NE(md.find("- icount/ff/fr_mul: instructions ratio 1.0200 (exact)"), std::string::npos) << md;
+    EXPECT_NE(md.find("4 compared, 4 of them by the exact ratio"), std::string::npos) << md;
+
+    // Unchanged counts pass.
+    const gate_result same = run_gate(base, parse(make_icount_run(icount_suite()), "same.json"),
+                                      parse_policy(icount_policy_text, "icount.json"));
+    for (const auto& r : same.rows) EXPECT_EQ(r.result, verdict::equivalent) << r.name;
+    EXPECT_EQ(same.exit_status(), 0);
+    EXPECT_NE(markdown_summary(same).find("PASS"), std::string::npos);
+}
+
+TEST(Deterministic, HigherIsBetterFlipsTheRatio) {
+    const bench_run base = parse(make_icount_run({{"x", 1000}, {"y", 1000}}), "base.json");
+    const bench_run cur = parse(make_icount_run({{"x", 980}, {"y", 1020}}), "cur.json");
+    const policy p = parse_policy(
+        R"({"defaults": {"metric": "instructions", "deterministic": true, "margin": 0.01,
+                          "direction": "higher_is_better"}})",
+        "p.json");
+    const gate_result g = run_gate(base, cur, p);
+    EXPECT_EQ(g.rows[0].result, verdict::regressed);
+    EXPECT_EQ(g.rows[1].result, verdict::improved);
+    EXPECT_EQ(g.exit_status(), 1);
+}
+
+TEST(Deterministic, WithoutTheKeyOneSampleStaysInconclusive) {
+    auto counts = icount_suite();
+    const bench_run base = parse(make_icount_run(counts), "base.json");
+    for (auto& c : counts) c.second *= 1.5;
+    const bench_run cur = parse(make_icount_run(counts), "cur.json");
+    const gate_result g = run_gate(base, cur, parse_policy(R"({"defaults": {"metric": "instructions"}})", "p.json"));
+    for (const auto& r : g.rows) {
+        EXPECT_FALSE(r.exact);
+        EXPECT_EQ(r.verdict_text(), "inconclusive (too few repetitions)");
+    }
+    EXPECT_EQ(g.exit_status(), 0);
+}
+
+TEST(Deterministic, IdenticalRepeatedSamplesAreExactAndNonPositiveIsInconclusive) {
+    json base = make_icount_run({{"a", 500}, {"z", 0}});
+    json cur = make_icount_run({{"a", 520}, {"z", 0}});
+    // Three equal repetitions of "a" on the baseline side.
+    base["benchmarks"].push_back(base["benchmarks"][0]);
+    base["benchmarks"].push_back(base["benchmarks"][0]);
+    const gate_result g = run_gate(parse(base, "b.json"), parse(cur, "c.json"), parse_policy(icount_policy_text, "p.json"));
+    EXPECT_TRUE(g.rows[0].exact);
+    EXPECT_EQ(g.rows[0].cmp.n_base, 3u);
+    EXPECT_EQ(g.rows[0].result, verdict::regressed);
+    EXPECT_FALSE(g.rows[1].exact);
+    EXPECT_EQ(g.rows[1].verdict_text(), "inconclusive (non-positive values)");
+}
+
+// Samples that differ go through the statistics even under "deterministic": the verdicts,
+// p-values and intervals are those of the same policy without the key.
+TEST(Deterministic, DifferingSamplesKeepTheStatisticalPath) {
+    rng gen(12);
+    auto specs = suite();
+    const bench_run base = parse(make_run(gen, specs), "base.json");
+    specs[2].center *= 1.20;
+    const bench_run cur = parse(make_run(gen, specs), "cur.json");
+    const gate_result plain = run_gate(base, cur, default_policy());
+    const gate_result det = run_gate(base, cur, parse_policy(R"({"defaults": {"deterministic": true}})", "d.json"));
+    ASSERT_EQ(plain.rows.size(), det.rows.size());
+    for (std::size_t i = 0; i < det.rows.size(); ++i) {
+        EXPECT_FALSE(det.rows[i].exact);
+        EXPECT_TRUE(det.rows[i].tested);
+        EXPECT_EQ(det.rows[i].result, plain.rows[i].result);
+        EXPECT_DOUBLE_EQ(det.rows[i].cmp.p_adjusted, plain.rows[i].cmp.p_adjusted);
+        EXPECT_DOUBLE_EQ(det.rows[i].cmp.ci.lo, plain.rows[i].cmp.ci.lo);
+    }
+    EXPECT_EQ(det.rows[2].result, verdict::regressed);
+    EXPECT_EQ(markdown_summary(det), markdown_summary(plain));
+}
+
+// Exact rows take no part in the p-value adjustment: adding instruction counts to a run does
+// not change the Holm-adjusted p of its timed benchmarks.
+TEST(Deterministic, ExactRowsStayOutOfTheAdjustment) {
+    rng gen(13);
+    json base = make_run(gen, suite());
+    json cur = make_run(gen, suite());
+    const policy p = parse_policy(
+        R"({"overrides": [{"match": "icount/.*", "metric": "instructions", "deterministic": true, "margin": 0.01}]})",
+        "p.json");
+    const gate_result timed_only = run_gate(parse(base, "b.json"), parse(cur, "c.json"), p);
+    const json counts = make_icount_run(icount_suite());
+    for (const auto& row : counts["benchmarks"]) {
+        base["benchmarks"].push_back(row);
+        cur["benchmarks"].push_back(row);
+    }
+    const gate_result mixed = run_gate(parse(base, "b.json"), parse(cur, "c.json"), p);
+    ASSERT_EQ(mixed.rows.size(), timed_only.rows.size() + 4);
+    for (std::size_t i = 0; i < timed_only.rows.size(); ++i) {
+        EXPECT_FALSE(mixed.rows[i].exact);
+        EXPECT_DOUBLE_EQ(mixed.rows[i].cmp.p_adjusted, timed_only.rows[i].cmp.p_adjusted) << mixed.rows[i].name;
+    }
+    for (std::size_t i = timed_only.rows.size(); i < mixed.rows.size(); ++i) EXPECT_TRUE(mixed.rows[i].exact);
+}
+
 TEST(Policy, BadPolicyNamesTheKey) {
     expect_bad_input([] { parse_policy("{\"defaults\": ", "p.json"); }, {"p.json", "malformed JSON"});
     expect_bad_input([] { parse_policy(R"({"defaults": {"alpha": 2}})", "p.json"); }, {"p.json", "defaults.alpha"});
@@ -344,6 +533,16 @@ TEST(Policy, DefaultPolicyFileParses) {
     EXPECT_EQ(p.defaults.metric, "real_time");
     EXPECT_EQ(p.defaults.dir, direction::lower_is_better);
     EXPECT_EQ(p.adjust, adjustment::holm);
+    EXPECT_FALSE(p.defaults.deterministic);
+}
+
+TEST(Policy, IcountPolicyFileParses) {
+    const policy p = read_policy(C2LAB_SOURCE_DIR "/results/policies/icount.json");
+    const metric_rule r = p.rule_for("icount/ff/fr_mul/n:100000");
+    EXPECT_EQ(r.metric, "instructions");
+    EXPECT_EQ(r.dir, direction::lower_is_better);
+    EXPECT_TRUE(r.deterministic);
+    EXPECT_DOUBLE_EQ(r.margin, 0.01);
 }
 
 }  // namespace

@@ -41,6 +41,10 @@ struct reader {
             bad(source + ": '" + key + "' must be an integer >= 2");
         return static_cast<std::size_t>(v.get<long long>());
     }
+    bool boolean(const json& v, const std::string& key) const {
+        if (!v.is_boolean()) bad(source + ": '" + key + "' must be true or false");
+        return v.get<bool>();
+    }
     direction dir(const json& v, const std::string& key) const {
         const std::string s = string(v, key);
         if (s == "lower_is_better") return direction::lower_is_better;
@@ -89,6 +93,7 @@ metric_rule policy::rule_for(std::string_view name) const {
         if (o.has_alpha) r.alpha = o.alpha;
         if (o.has_margin) r.margin = o.margin;
         if (o.has_min) r.min_repetitions = o.min_repetitions;
+        if (o.has_deterministic) r.deterministic = o.deterministic;
     }
     return r;
 }
@@ -106,13 +111,16 @@ policy parse_policy(std::string_view text, const std::string& source) {
 
     policy p;
     if (auto d = doc.find("defaults"); d != doc.end()) {
-        rd.known_keys(*d, "defaults", {"metric", "direction", "alpha", "margin", "adjustment", "min_repetitions"});
+        rd.known_keys(*d, "defaults", {"metric", "direction", "alpha", "margin", "adjustment", "min_repetitions",
+                                       "deterministic"});
         if (auto v = d->find("metric"); v != d->end()) p.defaults.metric = rd.string(*v, "defaults.metric");
         if (auto v = d->find("direction"); v != d->end()) p.defaults.dir = rd.dir(*v, "defaults.direction");
         if (auto v = d->find("alpha"); v != d->end()) p.defaults.alpha = rd.probability(*v, "defaults.alpha", false);
         if (auto v = d->find("margin"); v != d->end()) p.defaults.margin = rd.probability(*v, "defaults.margin", true);
         if (auto v = d->find("min_repetitions"); v != d->end())
             p.defaults.min_repetitions = rd.repetitions(*v, "defaults.min_repetitions");
+        if (auto v = d->find("deterministic"); v != d->end())
+            p.defaults.deterministic = rd.boolean(*v, "defaults.deterministic");
         if (auto v = d->find("adjustment"); v != d->end()) {
             const std::string s = rd.string(*v, "defaults.adjustment");
             if (s == "holm") p.adjust = adjustment::holm;
@@ -128,7 +136,7 @@ policy parse_policy(std::string_view text, const std::string& source) {
             const std::string at = "overrides[" + std::to_string(i) + "]";
             if (e.is_object() && e.contains("adjustment"))
                 bad(source + ": '" + at + ".adjustment': the adjustment is run-wide, set it in 'defaults' only");
-            rd.known_keys(e, at, {"match", "metric", "direction", "alpha", "margin", "min_repetitions"});
+            rd.known_keys(e, at, {"match", "metric", "direction", "alpha", "margin", "min_repetitions", "deterministic"});
             rule_override r;
             auto m = e.find("match");
             if (m == e.end()) bad(source + ": '" + at + ".match' is missing");
@@ -140,6 +148,8 @@ policy parse_policy(std::string_view text, const std::string& source) {
             if (auto v = e.find("margin"); v != e.end()) r.margin = rd.probability(*v, at + ".margin", true), r.has_margin = true;
             if (auto v = e.find("min_repetitions"); v != e.end())
                 r.min_repetitions = rd.repetitions(*v, at + ".min_repetitions"), r.has_min = true;
+            if (auto v = e.find("deterministic"); v != e.end())
+                r.deterministic = rd.boolean(*v, at + ".deterministic"), r.has_deterministic = true;
             p.overrides.push_back(std::move(r));
         }
     }

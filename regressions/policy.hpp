@@ -10,6 +10,13 @@
 //     "ignore": ["gpu/.*"]
 //   }
 //
+// "deterministic": true (in "defaults" or an override) marks a metric that does not vary
+// between runs of the same code, such as valgrind instruction counts
+// (results/policies/icount.json): when each side's samples are all equal (one sample
+// included) the gate judges the ratio current / baseline alone, against the margin, with
+// no test and no minimum of repetitions (gate.hpp). Samples that differ fall back to the
+// statistical path, min_repetitions included.
+//
 // Regexes are ECMAScript (std::regex) and must match the whole benchmark name. Every
 // override whose "match" matches applies, in file order, each setting the keys it names
 // (a later one wins). "adjustment" is run-wide and lives in "defaults" only. Unknown keys,
@@ -32,6 +39,7 @@ struct metric_rule {
     double alpha = 0.05;                        // in (0, 1)
     double margin = 0.05;                       // in [0, 1)
     std::size_t min_repetitions = 5;            // >= 2, on each side
+    bool deterministic = false;                 // equal samples: judged by the ratio alone
 };
 
 struct rule_override {
@@ -40,6 +48,8 @@ struct rule_override {
     // Only the keys present in the file are set.
     std::string metric;
     bool has_metric = false, has_direction = false, has_alpha = false, has_margin = false, has_min = false;
+    bool has_deterministic = false;
+    bool deterministic = false;
     direction dir = direction::lower_is_better;
     double alpha = 0, margin = 0;
     std::size_t min_repetitions = 0;

@@ -76,7 +76,7 @@ if dir="$("$c2lab" baseline path --from "$out" 2>/dev/null)" && [ -d "$dir" ]; t
   echo
   echo "== compared with the baseline in $dir =="
   "$c2lab" gate --baseline "$dir" --current "$out" --policy results/policies/default.json \
-    --markdown "$out/gate.md" || true
+    --markdown "$out/gate.md" --html "$out/gate.html" || true
 else
   echo "(no stored baseline for this machine; \`$c2lab baseline update --from $out\` makes this run one)" >&2
 fi

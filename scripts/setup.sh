@@ -13,6 +13,7 @@ PACKAGES=(
   libcli11-dev                    # CLI11 (header-only): the c2lab command line
   libsimdjson-dev                 # simdjson: the c1_json=simdjson decoder
   libjemalloc2 libmimalloc2.0     # `c2lab ab --allocator jemalloc,mimalloc` (LD_PRELOAD)
+  valgrind                        # scripts/icount.sh: instruction counts (callgrind)
 )
 
 missing=()

@@ -7,6 +7,9 @@
 #   scripts/test.sh asan       only the sanitizer build
 # Tests labelled e2e (PoRep C2 gen -> setup -> prove -> verify on 2 KiB, minutes) run once, in
 # the optimised build; the portable rerun and the sanitizer build leave them out.
+# With the optimised build, a last step gates instruction counts (scripts/icount.sh --gate,
+# valgrind, about a minute on 2 cores) against results/baselines/<machine>/icount.json; a
+# machine without a stored baseline passes with a note. C2LAB_SKIP_ICOUNT=1 leaves it out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -23,5 +26,11 @@ for config in "${configs[@]}"; do
   if [ "$config" = release ]; then
     echo "== c2lab tests: release build, portable field arithmetic (C2LAB_PORTABLE=1) =="
     C2LAB_PORTABLE=1 ctest --test-dir "build/$config" --output-on-failure -j "$jobs" -LE e2e
+  fi
+done
+for config in "${configs[@]}"; do
+  if [ "$config" = release ] && [ "${C2LAB_SKIP_ICOUNT:-0}" != 1 ]; then
+    echo "== c2lab tests: instruction counts against the stored baseline (scripts/icount.sh --gate) =="
+    scripts/icount.sh --gate
   fi
 done

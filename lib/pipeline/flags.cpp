@@ -20,12 +20,25 @@ constexpr flag_info registry[] = {
      "run the G2 MSM after the G1 MSMs, or concurrently with them"},
     {"c1_json", "nlohmann|simdjson", "nlohmann", "c1_decode",
      "JSON parser of the C1 file (both give identical structures)"},
+    {"inject_slowdown", "off|aa|1pct|2pct|5pct|10pct", "off", "test",
+     "TEST ONLY: extra work added by the ab_probe benchmarks (bench_probe), to calibrate `c2lab ab`; "
+     "aa = off under another name"},
 };
+
+constexpr std::pair<std::string_view, unsigned> slowdowns[] = {{"off", 0}, {"aa", 0}, {"1pct", 1},
+                                                               {"2pct", 2},  {"5pct", 5}, {"10pct", 10}};
 }  // namespace
 
 std::span<const flag_info> flag_registry() noexcept { return registry; }
 
+unsigned flag_values::inject_slowdown_pct() const noexcept {
+    for (const auto& [name, pct] : slowdowns)
+        if (name == inject_slowdown) return pct;
+    return 0;
+}
+
 std::vector<std::pair<std::string, std::string>> flag_values::as_text() const {
+    // inject_slowdown is left out: a test-only knob that only the probe benchmark reads.
     return {{"lc_indexer", lc_indexer},
             {"presize", std::string(r1cs::to_string(presize))},
             {"msm_window", msm_window.to_string()},
@@ -56,8 +69,14 @@ flag_values parse_flags(std::span<const std::string> settings) {
                 v.msm_window = msm::window_policy::parse(value);
             } else if (name == "b_g2_msm") {
                 v.b_g2 = groth16::parse_b_g2_msm(value);
-            } else {
+            } else if (name == "c1_json") {
                 v.c1_json = porep::parse_c1_json_decoder(value);
+            } else {
+                if (std::none_of(std::begin(slowdowns), std::end(slowdowns),
+                                 [&](const auto& sd) { return sd.first == value; }))
+                    throw error(errc::bad_input, "inject_slowdown: unknown variant '" + value +
+                                                     "' (expected off, aa, 1pct, 2pct, 5pct, 10pct)");
+                v.inject_slowdown = value;
             }
         } catch (const error& e) {
             throw error(errc::bad_input, "--flag " + s + ": " + e.what());

@@ -35,6 +35,10 @@ struct flag_values {
     msm::window_policy msm_window = msm::window_policy::ln();
     groth16::b_g2_msm b_g2 = groth16::b_g2_msm::serial;
     porep::c1_json_decoder c1_json = porep::c1_json_decoder::nlohmann;
+    // Test only (the A/B runner's calibration): extra work in percent that the probe
+    // benchmark ab_probe/* adds; "aa" is a second name for 0, for A/A runs.
+    std::string inject_slowdown = "off";
+    unsigned inject_slowdown_pct() const noexcept;
 
     // name -> value as text, in registry order.
     std::vector<std::pair<std::string, std::string>> as_text() const;
