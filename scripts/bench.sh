@@ -41,6 +41,8 @@ quick_filter() {
     bench_msm) echo '/(ln|table)/log_n:1[0-4]/' ;;
     bench_c1_decode | bench_construct) echo 'porep-(2kib|512mib)' ;;
     bench_synth) echo 'synth/porep-2kib/lc_indexer:vec/|synth_shape/porep-2kib' ;;
+    bench_pinning) echo 'mib:64/' ;;
+    bench_probe) echo 'inject_slowdown:off' ;;
     *) echo '.' ;;
   esac
 }
