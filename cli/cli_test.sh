@@ -14,6 +14,7 @@ for sub in circuit-info gen setup prove verify flags gate "baseline update" ab; 
   expect 0 "$sub --help" "$BIN" $sub --help && has "$T/out" "$sub --help" "Example"
 done
 expect 2 "no subcommand" "$BIN" && has "$T/err" "no subcommand" "c2lab: error:"
+expect 2 "bench bad option" "$BIN" bench --bogus && has "$T/err" "bench bad option" "--bogus"
 
 # circuit-info: hash_chain has `steps` constraints + one input constraint per input variable
 # (the one and the output): 10 + 2; one public input; `steps` aux variables.

@@ -1,6 +1,10 @@
 #include "commands.hpp"
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -227,6 +231,19 @@ int run_verify(const verify_args& a) {
     }
     std::cout << "invalid\n";
     return exit_invalid;
+}
+
+int run_bench(const std::vector<std::string>& args) {
+    const std::string script = std::string(C2LAB_SOURCE_DIR) + "/scripts/bench.sh";
+    if (::access(script.c_str(), R_OK) != 0)
+        throw error(errc::io, "cannot find " + script + " (c2lab bench runs the source tree's scripts/bench.sh)");
+    std::vector<std::string> argv_s{"bash", script};
+    argv_s.insert(argv_s.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : argv_s) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    ::execvp("bash", argv.data());
+    throw error(errc::io, std::string("cannot run bash: ") + std::strerror(errno));
 }
 
 int run_flags() {

@@ -99,6 +99,8 @@ uint64_t parse_u64(const std::string& text, const std::string& what);
 
 int run_circuit_info(const circuit_args& a);
 int run_gen(const gen_args& a);  // porep_cmd.cpp
+// Replaces the process with bash scripts/bench.sh <args> of the source tree (commands.cpp).
+int run_bench(const std::vector<std::string>& args);
 // porep_cmd.cpp: the PoRep forms, called by run_circuit_info / run_setup / ... when --sector or
 // --c1 is given.
 int run_porep_circuit_info(const std::string& sector);

@@ -176,6 +176,20 @@ int main(int argc, char** argv) {
         "  c2lab verify --c1 c1.json --proof proof.bin\n"
         "  c2lab verify --params params.bin --proof proof.bin --inputs proof.bin.inputs");
 
+    std::vector<std::string> bench_pass;
+    auto* s_bench = app.add_subcommand(
+        "bench",
+        "Run the per-stage benchmarks (scripts/bench.sh of the source tree: set-up, Release build, the suite, JSON "
+        "under results/runs/<stamp>/, a table, and the comparison with this machine's stored baseline).");
+    s_bench->allow_extras();
+    s_bench->prefix_command();
+    s_bench->footer(
+        "Options are those of scripts/bench.sh: --suite quick|full, --filter REGEX, --repetitions N,\n"
+        "--min-time S, --flag name=variant (repeatable), --dataset NAME.\n"
+        "Example:\n"
+        "  c2lab bench --suite quick\n"
+        "  c2lab bench --filter 'synth/' --flag lc_indexer=smallvec4 --repetitions 10");
+
     auto* s_flags = app.add_subcommand("flags", "List every engine flag with its variants, default and stage.");
     s_flags->footer(
         "Flags are set with `c2lab prove --flag name=value` (repeatable).\n"
@@ -228,7 +242,7 @@ int main(int argc, char** argv) {
                      "benchmark binary: a name in --bench-dir (bench_synth) or a path; default: the one bench_* binary "
                      "whose benchmarks match --filter")
         ->type_name("NAME|PATH");
-    s_ab->add_option("--filter", abx.filter, "Google Benchmark filter (regex) of the benchmarks to compare")
+    s_ab->add_option("--filter,--bench", abx.filter, "Google Benchmark filter (regex) of the benchmarks to compare")
         ->type_name("REGEX")
         ->required();
     s_ab->add_option("--flag", abx.flags,
@@ -240,7 +254,7 @@ int main(int argc, char** argv) {
                      "libjemalloc.so.2), mimalloc (libmimalloc.so.2); comma-separated, the first is the baseline")
         ->type_name("A,..")
         ->delimiter(',');
-    s_ab->add_option("--rounds", abx.rounds, "rounds; each runs every variant once, in a shuffled order (>= 2)")
+    s_ab->add_option("--rounds,--reps", abx.rounds, "rounds; each runs every variant once, in a shuffled order (>= 2)")
         ->type_name("N")
         ->capture_default_str();
     s_ab->add_option("--warmup", abx.warmup, "rounds run first and discarded")->type_name("N")->capture_default_str();
@@ -340,6 +354,7 @@ int main(int argc, char** argv) {
     try {
         if (*s_info) return run_circuit_info(info);
         if (*s_gen) return run_gen(gen);
+        if (*s_bench) return run_bench(s_bench->remaining());
         if (*s_setup) return run_setup(setup);
         if (*s_prove) return run_prove(prove);
         if (*s_verify) return run_verify(verify);
