@@ -371,6 +371,9 @@ TEST(AbStats, HolmOverAllComparisonsAndSkipped) {
     EXPECT_GT(find_row(r, 3, bench).cmp.p_adjusted, find_row(r, 3, bench).cmp.p);
     const std::string md = markdown(r, {});
     EXPECT_NE(md.find("other/lc_indexer:*/x: only"), std::string::npos) << md;
+    // The verdict in words, with the size of the change and its interval.
+    EXPECT_NE(md.find(": lc_indexer=smallvec2 presize=on is "), std::string::npos) << md;
+    EXPECT_NE(md.find("% slower than lc_indexer=vec presize=off (95% CI +"), std::string::npos) << md;
 }
 
 TEST(AbCollect, FailuresNameTheVariant) {
