@@ -446,6 +446,57 @@ std::string format_time(double ns) {
     return fmt("%.4g ns", ns);
 }
 
+std::vector<main_effect> main_effects(const result& r) {
+    // The factors of each variant: its varied flags, and the allocator when allocators vary.
+    bool alloc_varies = false;
+    for (const auto& v : r.variants) alloc_varies |= v.allocator != r.variants.front().allocator;
+    auto factors_of = [&](const variant& v) {
+        std::vector<std::pair<std::string, std::string>> f = v.varied;
+        if (alloc_varies) f.emplace_back("allocator", v.allocator);
+        return f;
+    };
+    std::vector<std::vector<std::pair<std::string, std::string>>> fac;
+    for (const auto& v : r.variants) fac.push_back(factors_of(v));
+    if (fac.empty() || fac.front().size() < 2) return {};
+    const std::size_t nf = fac.front().size();
+
+    std::vector<main_effect> out;
+    std::vector<std::string> benches;
+    for (const auto& row : r.rows)
+        if (std::find(benches.begin(), benches.end(), row.benchmark) == benches.end()) benches.push_back(row.benchmark);
+    for (const auto& b : benches) {
+        std::map<std::size_t, double> med;  // variant -> median of this benchmark
+        for (const auto& row : r.rows)
+            if (row.benchmark == b && !row.samples.empty()) med[row.variant] = row.median;
+        for (std::size_t k = 0; k < nf; ++k) {
+            const std::string& base_level = fac.front()[k].second;
+            std::vector<std::string> levels;
+            for (const auto& f : fac)
+                if (f[k].second != base_level && std::find(levels.begin(), levels.end(), f[k].second) == levels.end())
+                    levels.push_back(f[k].second);
+            for (const auto& level : levels) {
+                double log_sum = 0;
+                std::size_t pairs = 0;
+                for (std::size_t v = 0; v < fac.size(); ++v) {
+                    if (fac[v][k].second != level || !med.count(v)) continue;
+                    for (std::size_t w = 0; w < fac.size(); ++w) {
+                        if (fac[w][k].second != base_level || !med.count(w)) continue;
+                        bool same_others = true;
+                        for (std::size_t j = 0; j < nf && same_others; ++j)
+                            if (j != k && fac[v][j].second != fac[w][j].second) same_others = false;
+                        if (!same_others) continue;
+                        log_sum += std::log(med[v] / med[w]);
+                        ++pairs;
+                    }
+                }
+                if (pairs == 0) continue;
+                out.push_back({b, fac.front()[k].first, level, base_level, std::exp(log_sum / double(pairs)), pairs});
+            }
+        }
+    }
+    return out;
+}
+
 std::string markdown(const result& r, const run_info& info) {
     std::ostringstream o;
     const std::size_t slower = r.count(outcome::slower);
@@ -485,6 +536,14 @@ std::string markdown(const result& r, const run_info& info) {
           << md_escape(r.variants.front().label) << " (" << fmt("%.0f", r.cfg.level * 100) << "% CI "
           << fmt("%+.1f", lo) << " to " << fmt("%+.1f", hi) << "%, p " << fmt("%.2g", row.cmp.p_adjusted) << "): "
           << to_string(row.verdict) << "\n";
+    }
+    if (const auto effects = main_effects(r); !effects.empty()) {
+        o << "\nMain effects (each level against the factor's first, geometric mean of the paired ratios of medians "
+             "over the other factors' levels):\n\n| benchmark | factor | level | ratio | pairs |\n|---|---|---|---:|---:|\n";
+        for (const auto& e : effects)
+            o << "| " << md_escape(e.benchmark) << " | " << md_escape(e.factor) << " | " << md_escape(e.level) << " vs "
+              << md_escape(e.baseline_level) << " | " << fmt("%.3f", e.ratio) << " (" << fmt("%+.1f", (e.ratio - 1) * 100)
+              << "%) | " << e.pairs << " |\n";
     }
     o << "\nfaster: " << r.count(outcome::faster) << ", slower: " << slower << ", same: " << r.count(outcome::same)
       << ", inconclusive: " << r.count(outcome::inconclusive) << " (" << r.comparisons << " comparisons)\n";

@@ -182,6 +182,19 @@ struct result {
 // baseline, Holm over all of them, the verdicts.
 result analyse(std::span<const variant> variants, const collection& data, const config& c);
 
+// Main effects of a factorial design (two or more varied factors: flags, and the allocator
+// when it varies): for each factor level against the factor's first level, the geometric mean
+// over every combination of the other factors of median(level) / median(first level), per
+// benchmark. Empty for a one-factor design (the comparisons are the effects).
+struct main_effect {
+    std::string benchmark;
+    std::string factor;  // a flag name, or "allocator"
+    std::string level, baseline_level;
+    double ratio = 1;    // geometric mean of the paired ratios of medians
+    std::size_t pairs = 0;
+};
+std::vector<main_effect> main_effects(const result& r);
+
 // ---------------------------------------------------------------------------------------
 // Reports.
 struct run_info {

@@ -371,6 +371,20 @@ TEST(AbStats, HolmOverAllComparisonsAndSkipped) {
     EXPECT_GT(find_row(r, 3, bench).cmp.p_adjusted, find_row(r, 3, bench).cmp.p);
     const std::string md = markdown(r, {});
     EXPECT_NE(md.find("other/lc_indexer:*/x: only"), std::string::npos) << md;
+    // Main effects: only (smallvec2, on) is 1.2x slower, so each factor's effect is the
+    // geometric mean of 1.0 and 1.2 over the other factor's two levels: sqrt(1.2) = 1.095.
+    std::size_t effects = 0;
+    for (const auto& e : main_effects(r)) {
+        if (e.benchmark != bench) continue;
+        ++effects;
+        EXPECT_TRUE((e.factor == "lc_indexer" && e.level == "smallvec2" && e.baseline_level == "vec") ||
+                    (e.factor == "presize" && e.level == "on" && e.baseline_level == "off"))
+            << e.factor << "=" << e.level;
+        EXPECT_EQ(e.pairs, 2u);
+        EXPECT_NEAR(e.ratio, std::sqrt(1.2), 0.02);
+    }
+    EXPECT_EQ(effects, 2u);
+    EXPECT_NE(md.find("Main effects"), std::string::npos) << md;
     // The verdict in words, with the size of the change and its interval.
     EXPECT_NE(md.find(": lc_indexer=smallvec2 presize=on is "), std::string::npos) << md;
     EXPECT_NE(md.find("% slower than lc_indexer=vec presize=off (95% CI +"), std::string::npos) << md;
@@ -466,8 +480,9 @@ TEST(AbReports, SvgMarkdownJson) {
     EXPECT_EQ(s.find("nan"), std::string::npos);
 
     const std::string md = markdown(r, info);
+    const std::string table = md.substr(0, md.find("Main effects"));  // the comparison table
     std::size_t table_rows = 0;
-    for (auto at = md.find("\n| synth/"); at != std::string::npos; at = md.find("\n| synth/", at + 1)) ++table_rows;
+    for (auto at = table.find("\n| synth/"); at != std::string::npos; at = table.find("\n| synth/", at + 1)) ++table_rows;
     EXPECT_EQ(table_rows, 2u * vs.size());
     for (const auto& v : vs) EXPECT_NE(md.find("| " + v.label), std::string::npos) << v.label;
     EXPECT_NE(md.find("(baseline)"), std::string::npos);
