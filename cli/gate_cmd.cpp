@@ -44,7 +44,7 @@ int run_gate(const gate_args& a) {
     if (!a.markdown.empty())
         write_file_atomic(a.markdown, std::span(reinterpret_cast<const uint8_t*>(md.data()), md.size()));
     if (!a.html.empty()) {
-        const std::string html = regressions::html_report(result, "c2lab gate: " + a.current + " vs " + a.baseline);
+        const std::string html = regressions::html_report(result, "c2lab gate: " + a.current + " vs " + a.baseline, &base, &cur);
         write_file_atomic(a.html, std::span(reinterpret_cast<const uint8_t*>(html.data()), html.size()));
     }
     std::cout << md;

@@ -95,7 +95,74 @@ std::string forest_plot_svg(const gate_result& r) {
     return o.str();
 }
 
-std::string html_report(const gate_result& r, const std::string& title) {
+std::string distributions_svg(const gate_result& r, const bench_run& base, const bench_run& cur, std::size_t max_rows) {
+    struct strip {
+        const gate_row* row;
+        std::vector<double> b, c;  // relative to the baseline median
+    };
+    std::vector<strip> strips;
+    for (const auto& row : r.rows) {
+        if (!row.tested || row.cmp.median_base <= 0) continue;
+        const benchmark_samples* sb = base.find(row.name);
+        const benchmark_samples* sc = cur.find(row.name);
+        if (!sb || !sc) continue;
+        auto values = [&](const benchmark_samples* s) {
+            std::vector<double> v;
+            if (auto it = s->metrics.find(row.rule.metric); it != s->metrics.end())
+                for (double x : it->second)
+                    if (x > 0) v.push_back(x / row.cmp.median_base);
+            return v;
+        };
+        strips.push_back({&row, values(sb), values(sc)});
+    }
+    std::stable_sort(strips.begin(), strips.end(), [](const strip& a, const strip& b) {
+        return std::fabs(std::log(a.row->cmp.ci.ratio)) > std::fabs(std::log(b.row->cmp.ci.ratio));
+    });
+    if (strips.size() > max_rows) strips.resize(max_rows);
+    double lo = 0.95, hi = 1.05;
+    for (const auto& s : strips) {
+        for (double v : s.b) lo = std::min(lo, v), hi = std::max(hi, v);
+        for (double v : s.c) lo = std::min(lo, v), hi = std::max(hi, v);
+    }
+    lo = std::max(lo, 0.25);
+    hi = std::min(hi, 4.0);
+    const double label_w = 380, plot_w = 420, row_h = 20, top = 30;
+    const double llo = std::log(lo) - 0.01, lhi = std::log(hi) + 0.01;
+    auto x = [&](double v) {
+        const double l = std::min(std::max(std::log(v), llo), lhi);
+        return label_w + plot_w * (l - llo) / (lhi - llo);
+    };
+    const double height = top + row_h * double(std::max<size_t>(strips.size(), 1)) + 36;
+    std::ostringstream o;
+    o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << label_w + plot_w + 40 << "\" height=\"" << height
+      << "\" font-family=\"sans-serif\" font-size=\"11\">\n";
+    o << "<text x=\"" << label_w << "\" y=\"16\" font-size=\"12\">samples / baseline median (log scale): grey "
+         "baseline, coloured current</text>\n";
+    for (size_t i = 0; i < strips.size(); ++i) {
+        const auto& s = strips[i];
+        const double y = top + row_h * double(i) + row_h / 2;
+        o << "<text x=\"" << label_w - 6 << "\" y=\"" << y + 4 << "\" text-anchor=\"end\">" << esc(s.row->name)
+          << "</text>\n";
+        for (double v : s.b)
+            o << "<circle cx=\"" << x(v) << "\" cy=\"" << y - 4 << "\" r=\"2.5\" fill=\"#999\" fill-opacity=\"0.7\"/>\n";
+        for (double v : s.c)
+            o << "<circle cx=\"" << x(v) << "\" cy=\"" << y + 4 << "\" r=\"2.5\" fill=\"" << colour(s.row->result)
+              << "\" fill-opacity=\"0.8\"/>\n";
+    }
+    const double axis_y = top + row_h * double(std::max<size_t>(strips.size(), 1)) + 4;
+    o << "<line x1=\"" << x(1) << "\" x2=\"" << x(1) << "\" y1=\"" << top - 4 << "\" y2=\"" << axis_y
+      << "\" stroke=\"#555\" stroke-dasharray=\"3,3\"/>\n";
+    o << "<line x1=\"" << label_w << "\" x2=\"" << label_w + plot_w << "\" y1=\"" << axis_y << "\" y2=\"" << axis_y
+      << "\" stroke=\"#555\"/>\n";
+    for (double t : {0.5, 0.8, 0.9, 1.0, 1.1, 1.25, 1.5, 2.0})
+        if (t >= std::exp(llo) && t <= std::exp(lhi))
+            o << "<text x=\"" << x(t) << "\" y=\"" << axis_y + 16 << "\" text-anchor=\"middle\">" << num(t, "%g")
+              << "</text>\n";
+    o << "</svg>\n";
+    return o.str();
+}
+
+std::string html_report(const gate_result& r, const std::string& title, const bench_run* base, const bench_run* cur) {
     const bool fail = r.exit_status() != 0;
     std::ostringstream o;
     o << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" << esc(title) << "</title>\n"
@@ -113,6 +180,7 @@ std::string html_report(const gate_result& r, const std::string& title) {
         o << "</p>\n";
     }
     o << forest_plot_svg(r);
+    if (base && cur) o << "<h2>Samples</h2>\n" << distributions_svg(r, *base, *cur);
     o << "<table>\n<tr><th>benchmark</th><th>metric</th><th>reps</th><th>baseline</th><th>current</th>"
          "<th>ratio [CI]</th><th>p (adj.)</th><th>verdict</th></tr>\n";
     for (const auto& row : r.rows) {
