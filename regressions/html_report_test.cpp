@@ -78,3 +78,39 @@ TEST(html_report, empty_result_is_still_a_page) {
 
 }  // namespace
 }  // namespace c2lab::regressions
+
+namespace c2lab::regressions {
+namespace {
+
+TEST(html_report, distributions_show_every_sample_of_both_runs) {
+    const char* base_json = R"({"context": {"cpu_model": "Test CPU", "num_cpus": 2, "build_type": "Release"},
+      "benchmarks": [
+        {"name": "a", "run_name": "a", "run_type": "iteration", "repetitions": 3, "repetition_index": 0, "iterations": 1, "real_time": 100, "cpu_time": 100, "time_unit": "ns"},
+        {"name": "a", "run_name": "a", "run_type": "iteration", "repetitions": 3, "repetition_index": 1, "iterations": 1, "real_time": 101, "cpu_time": 101, "time_unit": "ns"},
+        {"name": "a", "run_name": "a", "run_type": "iteration", "repetitions": 3, "repetition_index": 2, "iterations": 1, "real_time": 99, "cpu_time": 99, "time_unit": "ns"}]})";
+    std::string cur_json = base_json;
+    for (auto [from, to] : {std::pair{"\"real_time\": 100", "\"real_time\": 130"}, {"\"real_time\": 101", "\"real_time\": 131"},
+                            {"\"real_time\": 99", "\"real_time\": 129"}})
+        cur_json.replace(cur_json.find(from), std::string(from).size(), to);
+    const bench_run b = parse_bench_json(base_json, "base");
+    const bench_run c = parse_bench_json(cur_json, "cur");
+    gate_result r;
+    gate_row row;
+    row.name = "a";
+    row.tested = true;
+    row.cmp.median_base = 100;
+    row.cmp.median_cur = 130;
+    row.cmp.ci = {1.3, 1.28, 1.32};
+    row.result = verdict::regressed;
+    r.rows = {row};
+    const std::string svg = distributions_svg(r, b, c);
+    size_t circles = 0, grey = 0;
+    for (size_t at = svg.find("<circle"); at != std::string::npos; at = svg.find("<circle", at + 1)) ++circles;
+    for (size_t at = svg.find("fill=\"#999\""); at != std::string::npos; at = svg.find("fill=\"#999\"", at + 1)) ++grey;
+    EXPECT_EQ(circles, 6u);
+    EXPECT_EQ(grey, 3u);
+    EXPECT_NE(html_report(r, "t", &b, &c).find("<h2>Samples</h2>"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace c2lab::regressions
