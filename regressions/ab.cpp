@@ -1,4 +1,5 @@
 #include "regressions/ab.hpp"
+#include "regressions/report_text.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -51,29 +52,6 @@ std::vector<std::string> split(const std::string& s, char sep) {
 std::string join(const std::vector<std::string>& v, const std::string& sep) {
     std::string out;
     for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
-    return out;
-}
-
-std::string md_escape(const std::string& s) {
-    std::string out;
-    for (char c : s) {
-        if (c == '|') out += '\\';
-        out += c;
-    }
-    return out;
-}
-
-std::string xml_escape(const std::string& s) {
-    std::string out;
-    for (char c : s) {
-        switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            default: out += c;
-        }
-    }
     return out;
 }
 

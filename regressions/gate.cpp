@@ -1,4 +1,5 @@
 #include "regressions/gate.hpp"
+#include "regressions/report_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -33,14 +34,6 @@ std::string format_value(double v, const std::string& metric) {
     return fmt("%.4g ns", v);
 }
 
-std::string md_escape(const std::string& s) {
-    std::string out;
-    for (char c : s) {
-        if (c == '|') out += '\\';
-        out += c;
-    }
-    return out;
-}
 
 }  // namespace
 

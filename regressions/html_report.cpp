@@ -1,4 +1,5 @@
 #include "regressions/html_report.hpp"
+#include "regressions/report_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,19 +10,7 @@ namespace c2lab::regressions {
 
 namespace {
 
-std::string esc(const std::string& s) {
-    std::string o;
-    for (char c : s) {
-        switch (c) {
-            case '&': o += "&amp;"; break;
-            case '<': o += "&lt;"; break;
-            case '>': o += "&gt;"; break;
-            case '"': o += "&quot;"; break;
-            default: o += c;
-        }
-    }
-    return o;
-}
+std::string esc(const std::string& s) { return xml_escape(s); }
 
 std::string num(double v, const char* fmt = "%.4g") {
     char b[64];
