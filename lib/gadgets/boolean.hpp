@@ -381,37 +381,38 @@ std::vector<allocated_bit> field_into_allocated_bits_le(CS& cs, const std::optio
     return bits;
 }
 
-// One allocated bit per bit of `bytes`, most significant bit of each byte first, each in
-// namespace "bit <i>" (rust-fil-proofs storage-proofs-core util::bytes_into_boolean_vec_be).
-// value == nullopt: `size_bits` bits without values.
+namespace detail {
+// The bits of `bytes` (or size_bits bits without values), each allocated in namespace
+// "bit <i>", most (msb_first) or least significant bit of each byte first.
 template <class CS>
-std::vector<boolean> bytes_into_boolean_vec_be(CS& cs, std::optional<std::span<const uint8_t>> value, size_t size_bits) {
+std::vector<boolean> bytes_into_allocated_bits(CS& cs, std::optional<std::span<const uint8_t>> value, size_t size_bits,
+                                               bool msb_first) {
     const size_t n = value ? value->size() * 8 : size_bits;
     std::vector<boolean> bits;
     bits.reserve(n);
     for (size_t i = 0; i < n; ++i) {
         namespace_guard ns(cs, [i] { return "bit " + std::to_string(i); });
         std::optional<bool> b;
-        if (value) b = (((*value)[i / 8] >> (7 - i % 8)) & 1) != 0;
+        if (value) b = (((*value)[i / 8] >> (msb_first ? 7 - i % 8 : i % 8)) & 1) != 0;
         bits.emplace_back(allocated_bit::alloc(cs, b));
     }
     return bits;
+}
+}  // namespace detail
+
+// One allocated bit per bit of `bytes`, most significant bit of each byte first, each in
+// namespace "bit <i>" (rust-fil-proofs storage-proofs-core util::bytes_into_boolean_vec_be).
+// value == nullopt: `size_bits` bits without values.
+template <class CS>
+std::vector<boolean> bytes_into_boolean_vec_be(CS& cs, std::optional<std::span<const uint8_t>> value, size_t size_bits) {
+    return detail::bytes_into_allocated_bits(cs, value, size_bits, true);
 }
 
 // As bytes_into_boolean_vec_be, least significant bit of each byte first
 // (storage-proofs-core util::bytes_into_boolean_vec).
 template <class CS>
 std::vector<boolean> bytes_into_boolean_vec(CS& cs, std::optional<std::span<const uint8_t>> value, size_t size_bits) {
-    const size_t n = value ? value->size() * 8 : size_bits;
-    std::vector<boolean> bits;
-    bits.reserve(n);
-    for (size_t i = 0; i < n; ++i) {
-        namespace_guard ns(cs, [i] { return "bit " + std::to_string(i); });
-        std::optional<bool> b;
-        if (value) b = (((*value)[i / 8] >> (i % 8)) & 1) != 0;
-        bits.emplace_back(allocated_bit::alloc(cs, b));
-    }
-    return bits;
+    return detail::bytes_into_allocated_bits(cs, value, size_bits, false);
 }
 
 // Pads with constant false to whole bytes, then reverses the bit order within each byte

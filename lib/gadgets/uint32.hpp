@@ -170,6 +170,23 @@ auto word_from_bits(std::span<const boolean> bits, bool big_endian, std::array<b
     return v;
 }
 
+// out[i] = bit i of v (constants), least significant first.
+template <size_t N, class Word>
+void word_constant_bits(Word v, std::array<boolean, N>& out) noexcept {
+    for (size_t i = 0; i < N; ++i) out[i] = boolean::constant(((v >> i) & 1) != 0);
+}
+
+// out[i] = a bit allocated in namespace "allocated bit <i>" holding bit i of v (when known).
+template <size_t N, class CS, class Word>
+void alloc_word_bits(CS& cs, const std::optional<Word>& v, std::array<boolean, N>& out) {
+    for (size_t i = 0; i < N; ++i) {
+        namespace_guard ns(cs, [i] { return "allocated bit " + std::to_string(i); });
+        std::optional<bool> b;
+        if (v) b = ((*v >> i) & 1) != 0;
+        out[i] = boolean(allocated_bit::alloc(cs, b));
+    }
+}
+
 }  // namespace detail
 
 // A 32-bit unsigned integer as 32 booleans (bellpepper UInt32).
@@ -179,7 +196,7 @@ struct uint32 {
 
     static uint32 constant(uint32_t v) noexcept {
         uint32 r;
-        for (size_t i = 0; i < 32; ++i) r.bits[i] = boolean::constant(((v >> i) & 1) != 0);
+        detail::word_constant_bits(v, r.bits);
         r.value = v;
         return r;
     }
@@ -188,12 +205,7 @@ struct uint32 {
     template <class CS>
     static uint32 alloc(CS& cs, std::optional<uint32_t> v) {
         uint32 r;
-        for (size_t i = 0; i < 32; ++i) {
-            namespace_guard ns(cs, [i] { return "allocated bit " + std::to_string(i); });
-            std::optional<bool> b;
-            if (v) b = ((*v >> i) & 1) != 0;
-            r.bits[i] = boolean(allocated_bit::alloc(cs, b));
-        }
+        detail::alloc_word_bits(cs, v, r.bits);
         r.value = v;
         return r;
     }
@@ -320,7 +332,7 @@ struct uint64 {
 
     static uint64 constant(uint64_t v) noexcept {
         uint64 r;
-        for (size_t i = 0; i < 64; ++i) r.bits[i] = boolean::constant(((v >> i) & 1) != 0);
+        detail::word_constant_bits(v, r.bits);
         r.value = v;
         return r;
     }
@@ -329,12 +341,7 @@ struct uint64 {
     template <class CS>
     static uint64 alloc(CS& cs, std::optional<uint64_t> v) {
         uint64 r;
-        for (size_t i = 0; i < 64; ++i) {
-            namespace_guard ns(cs, [i] { return "allocated bit " + std::to_string(i); });
-            std::optional<bool> b;
-            if (v) b = ((*v >> i) & 1) != 0;
-            r.bits[i] = boolean(allocated_bit::alloc(cs, b));
-        }
+        detail::alloc_word_bits(cs, v, r.bits);
         r.value = v;
         return r;
     }
