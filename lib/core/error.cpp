@@ -12,6 +12,7 @@ std::string_view to_string(errc kind) noexcept {
         case errc::not_in_subgroup: return "point not in subgroup";
         case errc::io: return "i/o error";
         case errc::resource: return "insufficient resources";
+        case errc::device: return "device error";
         case errc::internal: return "internal error";
     }
     return "unknown error";

@@ -18,6 +18,7 @@ enum class errc {
     not_in_subgroup,  // a curve point outside the prime-order subgroup
     io,               // a file that cannot be read or written
     resource,         // memory or disk that the machine does not have
+    device,           // no usable GPU, or a CUDA runtime call that failed
     internal,         // a broken invariant: a bug in c2lab
 };
 

@@ -16,6 +16,7 @@
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/verifier.hpp"
+#include "poly/h_poly.hpp"
 #include "r1cs/constraint_matrices.hpp"
 #include "r1cs/proving_assignment.hpp"
 #include "r1cs/test_circuits.hpp"
@@ -282,6 +283,59 @@ TEST(groth16, b_g2_serial_and_parallel_give_the_same_verifying_proof) {
     EXPECT_TRUE(j.contains("total_ms"));
     EXPECT_EQ(kind_of([] { parse_b_g2_msm("both"); }), errc::bad_input);
     EXPECT_EQ(to_string(b_g2_msm::parallel), "parallel");
+}
+
+// A backend computed with the naive references (msm_naive, poly::compute_h), counting calls; with
+// corrupt_h it returns a wrong h, which must make the proof fail, so the test shows the
+// prover really takes its stages from the backend.
+struct reference_backend final : prover_backend {
+    bool corrupt_h = false;
+    int h_calls = 0, g1_calls = 0, g2_calls = 0;
+    std::string_view name() const noexcept override { return "reference"; }
+    std::vector<fr> compute_h(std::span<const fr> a, std::span<const fr> b, std::span<const fr> c) override {
+        ++h_calls;
+        auto h = poly::compute_h({a.begin(), a.end()}, {b.begin(), b.end()}, {c.begin(), c.end()});
+        if (corrupt_h && !h.empty()) h[0] += fr::one();
+        return h;
+    }
+    ec::g1_jacobian msm_g1(std::span<const ec::g1_affine> bases, std::span<const fr> scalars) override {
+        ++g1_calls;
+        EXPECT_EQ(bases.size(), scalars.size());
+        return msm::msm_naive<ec::g1_curve>(bases, scalars);
+    }
+    ec::g2_jacobian msm_g2(std::span<const ec::g2_affine> bases, std::span<const fr> scalars) override {
+        ++g2_calls;
+        EXPECT_EQ(bases.size(), scalars.size());
+        return msm::msm_naive<ec::g2_curve>(bases, scalars);
+    }
+};
+
+TEST(groth16, a_backend_takes_the_stages_and_gives_the_same_proof) {
+    const auto& s = shared_case::get();
+    const auto pvk = prepare_verifying_key(s.params.vk);
+    const fr r = small(11), t = small(13);
+    const proof cpu = create_proof(s.params, s.pa, r, t);
+    reference_backend be;
+    prover_config cfg;
+    cfg.backend = &be;
+    cfg.b_g2 = b_g2_msm::parallel;  // ignored with a backend: G2 runs after the G1 MSMs
+    const proof via_backend = create_proof(s.params, s.pa, r, t, cfg);
+    EXPECT_EQ(via_backend, cpu);
+    EXPECT_TRUE(verify_proof(pvk, via_backend, std::vector<fr>{s.out}));
+    EXPECT_EQ(be.h_calls, 1);
+    EXPECT_EQ(be.g1_calls, 6);  // h, l, a inputs, a aux, b1 inputs, b1 aux
+    EXPECT_EQ(be.g2_calls, 2);  // b2 inputs, b2 aux
+    be.corrupt_h = true;
+    EXPECT_FALSE(verify_proof(pvk, create_proof(s.params, s.pa, r, t, cfg), std::vector<fr>{s.out}));
+}
+
+TEST(groth16, select_by_density_keeps_the_set_bits_in_order) {
+    msm::density_bitmap d(130);
+    std::vector<fr> scalars;
+    for (uint64_t i = 0; i < 130; ++i) scalars.push_back(small(i));
+    for (size_t i : {0u, 63u, 64u, 129u}) d.set(i);
+    EXPECT_EQ(select_by_density(d, scalars), (std::vector<fr>{small(0), small(63), small(64), small(129)}));
+    EXPECT_EQ(kind_of([&] { select_by_density(msm::density_bitmap(3), scalars); }), errc::bad_input);
 }
 
 TEST(groth16, proof_bytes_round_trip_and_malformed_bytes_are_refused) {

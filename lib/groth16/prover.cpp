@@ -27,6 +27,17 @@ std::string sz(size_t n) { return std::to_string(n); }
 
 }  // namespace
 
+std::vector<fr> select_by_density(const msm::density_bitmap& density, std::span<const fr> scalars) {
+    if (density.size() != scalars.size())
+        throw error(errc::bad_input, "select_by_density: " + sz(density.size()) + " density bits for " +
+                                         sz(scalars.size()) + " scalars");
+    std::vector<fr> out;
+    out.reserve(density.count());
+    for (size_t i = 0; i < scalars.size(); ++i)
+        if (density.test(i)) out.push_back(scalars[i]);
+    return out;
+}
+
 proof create_proof(const parameters& params, const witness_view& w, const fr& r, const fr& s,
                    const prover_config& cfg, stage_report* report) {
     const size_t ni = w.input_assignment.size(), na = w.aux_assignment.size();
@@ -53,49 +64,67 @@ proof create_proof(const parameters& params, const witness_view& w, const fr& r,
     std::span<const g1_affine> a_q(params.a), b1_q(params.b_g1);
     std::span<const g2_affine> b2_q(params.b_g2);
 
+    // The stages, on the CPU or on cfg.backend.
+    prover_backend* const be = cfg.backend;
+    auto msm_g1 = [&](std::span<const g1_affine> bases, std::span<const fr> scalars) {
+        return be ? be->msm_g1(bases, scalars) : msm::msm<ec::g1_curve>(bases, scalars, cfg.msm);
+    };
+    auto msm_g1_filtered = [&](std::span<const g1_affine> bases, const msm::density_bitmap& d,
+                               std::span<const fr> scalars) {
+        return be ? be->msm_g1(bases, select_by_density(d, scalars))
+                  : msm::msm_filtered_bases<ec::g1_curve>(bases, d, scalars, cfg.msm);
+    };
+    auto msm_g2_filtered = [&](std::span<const g2_affine> bases, const msm::density_bitmap& d,
+                               std::span<const fr> scalars) {
+        return be ? be->msm_g2(bases, select_by_density(d, scalars))
+                  : msm::msm_filtered_bases<ec::g2_curve>(bases, d, scalars, cfg.msm);
+    };
+    const bool b2_parallel = cfg.b_g2 == b_g2_msm::parallel && !be;
+
     J2 b2 = J2::identity();
     double b2_ms = 0;
     auto run_b_g2 = [&] {
         auto t0 = std::chrono::steady_clock::now();
-        b2 = msm::msm_filtered_bases<ec::g2_curve>(b2_q.first(b_in), w.b_input_density, w.input_assignment, cfg.msm) +
-             msm::msm_filtered_bases<ec::g2_curve>(b2_q.subspan(b_in), w.b_aux_density, w.aux_assignment, cfg.msm);
+        b2 = msm_g2_filtered(b2_q.first(b_in), w.b_input_density, w.input_assignment) +
+             msm_g2_filtered(b2_q.subspan(b_in), w.b_aux_density, w.aux_assignment);
         b2_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     };
     tbb::task_group g2_group;
-    if (cfg.b_g2 == b_g2_msm::parallel) g2_group.run(run_b_g2);
+    if (b2_parallel) g2_group.run(run_b_g2);
 
     J1 h_acc, l_acc, a_acc, b1_acc;
     try {
         std::vector<fr> h;
         {
             scoped_stage t(report, "ntt");
-            h = poly::compute_h(std::vector<fr>(w.a.begin(), w.a.end()), std::vector<fr>(w.b.begin(), w.b.end()),
-                                std::vector<fr>(w.c.begin(), w.c.end()), cfg.ntt);
+            h = be ? be->compute_h(w.a, w.b, w.c)
+                   : poly::compute_h(std::vector<fr>(w.a.begin(), w.a.end()), std::vector<fr>(w.b.begin(), w.b.end()),
+                                     std::vector<fr>(w.c.begin(), w.c.end()), cfg.ntt);
         }
         {
             scoped_stage t(report, "msm_h");
-            h_acc = msm::msm<ec::g1_curve>(params.h, h, cfg.msm);
+            h_acc = msm_g1(params.h, h);
         }
         {
             scoped_stage t(report, "msm_l");
-            l_acc = msm::msm<ec::g1_curve>(params.l, w.aux_assignment, cfg.msm);
+            l_acc = msm_g1(params.l, w.aux_assignment);
         }
         {
             scoped_stage t(report, "msm_a");
-            a_acc = msm::msm<ec::g1_curve>(a_q.first(ni), w.input_assignment, cfg.msm) +
-                    msm::msm_filtered_bases<ec::g1_curve>(a_q.subspan(ni), w.a_aux_density, w.aux_assignment, cfg.msm);
+            a_acc = msm_g1(a_q.first(ni), w.input_assignment) +
+                    msm_g1_filtered(a_q.subspan(ni), w.a_aux_density, w.aux_assignment);
         }
         {
             scoped_stage t(report, "msm_b_g1");
             b1_acc =
-                msm::msm_filtered_bases<ec::g1_curve>(b1_q.first(b_in), w.b_input_density, w.input_assignment, cfg.msm) +
-                msm::msm_filtered_bases<ec::g1_curve>(b1_q.subspan(b_in), w.b_aux_density, w.aux_assignment, cfg.msm);
+                msm_g1_filtered(b1_q.first(b_in), w.b_input_density, w.input_assignment) +
+                msm_g1_filtered(b1_q.subspan(b_in), w.b_aux_density, w.aux_assignment);
         }
     } catch (...) {
         g2_group.wait();
         throw;
     }
-    if (cfg.b_g2 == b_g2_msm::parallel)
+    if (b2_parallel)
         g2_group.wait();  // rethrows an exception of the G2 task
     else
         run_b_g2();

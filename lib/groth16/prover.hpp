@@ -13,6 +13,9 @@
 // tbb::task_group task concurrently with them (each MSM still parallel inside). With
 // parallel, msm_b_g2's time overlaps the G1 stages in the report.
 //
+// With cfg.backend set (groth16/backend.hpp), the ntt stage and the five MSMs run there (the
+// G2 MSM serially after the G1 ones whatever b_g2_msm says); msm and ntt settings are the CPU's.
+//
 // Sizes are checked against the parameters: a mismatch (another circuit's parameters, or an
 // assignment without its input constraints) throws c2lab::error(errc::bad_input).
 #pragma once
@@ -21,6 +24,7 @@
 #include <string_view>
 #include <vector>
 
+#include "groth16/backend.hpp"
 #include "groth16/keys.hpp"
 #include "groth16/proof.hpp"
 #include "groth16/stage_report.hpp"
@@ -40,6 +44,7 @@ struct prover_config {
     msm::msm_config msm;                 // window policy and threads of every MSM
     b_g2_msm b_g2 = b_g2_msm::serial;    // the b_g2_msm flag
     poly::ntt_config ntt;                // the h step
+    prover_backend* backend = nullptr;   // null: the CPU (lib/poly, lib/msm); else ntt and MSMs go there
 };
 
 // What the prover reads from a proving assignment (spans into it).
