@@ -8,18 +8,39 @@
 // Counters: the stage times of the last iteration in ms (ntt_ms, msm_h_ms, ..., assemble_ms;
 // with b_g2:parallel, msm_b_g2_ms overlaps the G1 stages) and constraints/s.
 // Run: bench_prove --benchmark_filter='prove/hash_chain/b_g2:serial/.*'
+//
+//   prove/porep/<dataset>/backend:<cpu|cuda>   one C2 partition of a PoRep dataset (default
+//                                              porep-2kib): synthesis (with the lc_indexer and
+//                                              presize flags) + create_proof (msm_window,
+//                                              b_g2_msm flags), one iteration per repetition
+//
+// Parameters come from the cache of `c2lab setup --c1` (pipeline/params_cache.hpp) and are
+// generated on first use (2 KiB: about 3 minutes and 1.1 GB on 2 cores); load_params_ms is
+// their read time. Counters: every stage's ms, constraints/s. backend:cuda is registered only
+// where a GPU is usable. The hash-chain cases run in the quick suite; the PoRep one in full.
+// Run: bench_prove --benchmark_filter='prove/porep' --dataset porep-2kib --benchmark_repetitions=3
 #include <benchmark/benchmark.h>
 
+#include <chrono>
+#include <cstdio>
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 
+#include "bench_main.hpp"
 #include "core/rng.hpp"
+#include "gpu/backend.hpp"
+#include "gpu/device.hpp"
+#include "groth16/params_file.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
 #include "r1cs/constraint_matrices.hpp"
 #include "r1cs/proving_assignment.hpp"
 #include "r1cs/test_circuits.hpp"
+#include "pipeline/params_cache.hpp"
+#include "porep/circuit.hpp"
+#include "porep_fixture.hpp"
 
 namespace {
 
@@ -80,5 +101,86 @@ const int registered = [] {
     return 0;
 }();
 
-}  // namespace
+// One PoRep dataset's parameters, read once per process.
+struct porep_case {
+    groth16::parameters params;
+    double load_ms = 0;
+};
 
+const porep_case& porep_params_for(const porep::porep_config& cfg) {
+    static std::map<std::string, std::unique_ptr<porep_case>> cache;
+    auto& slot = cache[cfg.registered_proof];
+    if (!slot) {
+        const std::string path = pipeline::ensure_porep_params(
+            cfg, 0, [](const std::string& line) { std::fprintf(stderr, "[bench_prove] %s\n", line.c_str()); });
+        slot = std::make_unique<porep_case>();
+        const auto t0 = std::chrono::steady_clock::now();
+        slot->params = read_parameters(path);
+        slot->load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    }
+    return *slot;
+}
+
+template <class Indexer>
+void prove_porep(benchmark::State& state, const std::string& dataset, backend_kind kind) {
+    const bench::loaded_dataset* dp = bench::dataset_or_skip(state, dataset);
+    if (!dp) return;
+    const bench::options& o = bench::opts();
+    const porep::stacked_circuit circuit = porep::construct_circuit(*dp->cfg, dp->file.phase1_out, 0);
+    const r1cs::capacity_hint hint = pipeline::count_porep_shape(*dp->cfg).hint();
+    const porep_case* pc = nullptr;
+    try {
+        pc = &porep_params_for(*dp->cfg);
+    } catch (const std::exception& e) {
+        state.SkipWithError(e.what());
+        return;
+    }
+    const auto backend = gpu::make_prover_backend(kind, o.flags.host_pinning);
+    prover_config cfg;
+    cfg.msm.window = o.flags.msm_window;
+    cfg.b_g2 = o.flags.b_g2;
+    cfg.backend = backend.get();
+    rng g(1);
+    const fr r = fr::random(g), s = fr::random(g);
+    stage_report last;
+    for (auto _ : state) {
+        stage_report rep;
+        std::optional<r1cs::proving_assignment<Indexer>> pa;
+        {
+            scoped_stage st(&rep, "synthesize");
+            pa.emplace(hint, o.flags.presize);
+            circuit.synthesize(*pa);
+            pa->enforce_input_constraints();
+        }
+        proof p = create_proof(pc->params, *pa, r, s, cfg, &rep);
+        benchmark::DoNotOptimize(p);
+        last = std::move(rep);
+    }
+    for (const auto& [name, ms] : last.stages()) state.counters[name + "_ms"] = ms;
+    state.counters["load_params_ms"] = pc->load_ms;
+    state.counters["constraints/s"] =
+        benchmark::Counter(double(hint.constraints) * double(state.iterations()), benchmark::Counter::kIsRate);
+}
+
+void register_porep() {
+    const bool gpu = gpu::gpu_available();
+    for (const std::string& name : bench::datasets_or({"porep-2kib"})) {
+        for (backend_kind kind : {backend_kind::cpu, backend_kind::cuda}) {
+            if (!bench::selected("backend", to_string(kind))) continue;
+            if (kind == backend_kind::cuda && !gpu) continue;
+            const std::string bn = "prove/porep/" + name + "/backend:" + std::string(to_string(kind));
+            r1cs::with_lc_indexer(bench::opts().flags.lc_indexer, [&](auto tag) {
+                using indexer = typename decltype(tag)::type;
+                benchmark::RegisterBenchmark(bn.c_str(), [name, kind](benchmark::State& st) {
+                    prove_porep<indexer>(st, name, kind);
+                })
+                    ->Iterations(1)
+                    ->UseRealTime()
+                    ->Unit(benchmark::kMillisecond);
+            });
+        }
+    }
+}
+C2LAB_BENCH_REGISTRATION(register_porep);
+
+}  // namespace

@@ -9,7 +9,7 @@ source "$(dirname "$0")/test_lib.sh"
 
 # help
 expect 0 "--help" "$BIN" --help && has "$T/out" "--help" "circuit-info"
-for sub in circuit-info gen setup prove verify flags gate "baseline update" ab; do
+for sub in circuit-info gen setup prove verify flags gate "baseline update" ab gpu-info; do
   # shellcheck disable=SC2086 # "baseline update" is two words
   expect 0 "$sub --help" "$BIN" $sub --help && has "$T/out" "$sub --help" "Example"
 done
@@ -69,6 +69,17 @@ expect 0 "prove flags --json" "$BIN" prove --params "$T/params.bin" --steps $S -
   python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["flags"]["lc_indexer"]=="smallvec2"; assert j["flags"]["msm_window"]=="fixed:4"; assert any(s["name"]=="synthesize" for s in j["stages"])' "$T/out" ||
   fail "prove --json: output is not the expected JSON"
 expect 0 "verify proof2" "$BIN" verify --params "$T/params.bin" --proof "$T/proof2.bin" --inputs "$T/proof2.bin.inputs"
+# --backend: cuda proves (and verifies) where a GPU is usable, else refuses with the reason
+if "$BIN" gpu-info >/dev/null 2>&1; then
+  expect 0 "prove --backend cuda" "$BIN" prove --params "$T/params.bin" --steps $S --x0 9 -o "$T/proof_cuda.bin" --backend cuda &&
+    expect 0 "verify proof_cuda" "$BIN" verify --params "$T/params.bin" --proof "$T/proof_cuda.bin" --inputs "$T/proof_cuda.bin.inputs"
+else
+  expect 2 "prove --backend cuda without a GPU" "$BIN" prove --params "$T/params.bin" --steps $S --x0 9 \
+    -o "$T/proof_cuda.bin" --backend cuda && has "$T/err" "backend cuda refusal" "--backend cuda:"
+  [ -e "$T/proof_cuda.bin" ] && fail "a refused --backend cuda left $T/proof_cuda.bin"
+fi
+expect 2 "unknown backend" "$BIN" prove --params "$T/params.bin" --steps $S --x0 9 -o "$T/p6.bin" --backend tpu &&
+  has "$T/err" "unknown backend" "expected cpu or cuda"
 expect 0 "prove msm_window=table" "$BIN" prove --params "$T/params.bin" --steps $S --x0 7 -o "$T/proof3.bin" \
   --flag lc_indexer=smallvec1 --flag msm_window=table
 expect 0 "verify proof3" "$BIN" verify --params "$T/params.bin" --proof "$T/proof3.bin" --inputs "$T/proof3.bin.inputs"

@@ -13,6 +13,7 @@
 
 #include "core/error.hpp"
 #include "pipeline/flags.hpp"
+#include "gpu/backend.hpp"
 #include "groth16/params_file.hpp"
 #include "groth16/proof.hpp"
 #include "groth16/prover.hpp"
@@ -121,7 +122,9 @@ int run_prove(const prove_args& a) {
     if (a.params.empty()) throw error(errc::bad_input, "--params is required for the hash-chain circuit");
     if (a.x0.empty()) throw error(errc::bad_input, "--x0 is required for the hash-chain circuit");
     hc.x0 = fr::from_u64(parse_u64(a.x0, "--x0"));
-    const flag_values flags = parse_flags(a.flags);
+    const flag_values flags = parse_flags(a.all_flags());
+    // The backend first: a missing GPU is reported before parameters are read.
+    const auto backend = gpu::make_prover_backend(flags.backend, flags.host_pinning);
     if (a.out.empty()) throw error(errc::bad_input, "-o: empty output path");
     const std::string inputs_path = a.inputs_out.empty() ? a.out + ".inputs" : a.inputs_out;
 
@@ -142,6 +145,7 @@ int run_prove(const prove_args& a) {
     groth16::prover_config cfg;
     cfg.msm.window = flags.msm_window;
     cfg.b_g2 = flags.b_g2;
+    cfg.backend = backend.get();
     // The blinding r, s: uniform in Fr from OpenSSL's RAND_bytes (fresh per proof).
     const fr r = random_fr_os();
     const fr s = random_fr_os();

@@ -47,7 +47,14 @@ struct prove_args {
     std::string out;
     std::string inputs_out;  // empty: <out>.inputs
     std::vector<std::string> flags;
+    std::string backend;  // empty: the backend flag decides (default cpu)
     bool json = false;
+    // --flag settings with --backend appended (it wins).
+    std::vector<std::string> all_flags() const {
+        auto f = flags;
+        if (!backend.empty()) f.push_back("backend=" + backend);
+        return f;
+    }
 };
 
 struct verify_args {

@@ -11,6 +11,7 @@
 
 #include "commands.hpp"
 #include "core/error.hpp"
+#include "gpu/device.hpp"
 
 namespace {
 
@@ -139,6 +140,10 @@ int main(int argc, char** argv) {
         ->type_name("PATH");
     s_prove->add_option("--flag", prove.flags, "engine variant name=value, repeatable (list: `c2lab flags`)")
         ->type_name("K=V");
+    s_prove->add_option("--backend", prove.backend,
+                        "engine of the ntt and MSM stages: cpu (default, the reference) or cuda (device 0); "
+                        "the same as --flag backend=NAME")
+        ->type_name("NAME");
     s_prove->add_flag("--json", prove.json, "print the result and stage times as JSON instead of a table");
     s_prove->footer(
         "The blinding scalars r, s are fresh for every proof: uniform in Fr from OpenSSL's RAND_bytes\n"
@@ -148,6 +153,7 @@ int main(int argc, char** argv) {
         "prover's stages; the proof file holds one 192-byte proof per partition, in order.\n"
         "Example:\n"
         "  c2lab prove --c1 c1.json -o proof.bin --flag c1_json=simdjson\n"
+        "  c2lab prove --c1 c1.json -o proof.bin --backend cuda\n"
         "  c2lab prove --params params.bin --steps 1000 --x0 42 -o proof.bin \\\n"
         "      --flag lc_indexer=smallvec2 --flag presize=on --flag msm_window=fixed:8 --json");
 
@@ -195,6 +201,14 @@ int main(int argc, char** argv) {
         "Flags are set with `c2lab prove --flag name=value` (repeatable).\n"
         "Example:\n"
         "  c2lab flags");
+
+    auto* s_gpu = app.add_subcommand("gpu-info",
+                                     "Say whether the CUDA backend can run here: the GPU it would use, or why none "
+                                     "(exit 0 with a device, 2 without).");
+    s_gpu->footer(
+        "The CUDA backend is built where nvcc was found when the build was configured; it runs on device 0.\n"
+        "Example:\n"
+        "  c2lab gpu-info");
 
     gate_args gate;
     auto* s_gate = app.add_subcommand(
@@ -359,6 +373,10 @@ int main(int argc, char** argv) {
         if (*s_prove) return run_prove(prove);
         if (*s_verify) return run_verify(verify);
         if (*s_flags) return run_flags();
+        if (*s_gpu) {
+            std::cout << c2lab::gpu::device_description() << "\n";
+            return 0;
+        }
         if (*s_gate) return run_gate(gate);
         if (*s_bupdate) return run_baseline_update(bupdate);
         if (*s_bpath) return run_baseline_update(bpath);

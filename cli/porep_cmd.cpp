@@ -13,6 +13,8 @@
 #include "core/error.hpp"
 #include "core/hex.hpp"
 #include "pipeline/flags.hpp"
+#include "gpu/backend.hpp"
+#include "pipeline/params_cache.hpp"
 #include "groth16/params_file.hpp"
 #include "groth16/proof.hpp"
 #include "groth16/prover.hpp"
@@ -39,31 +41,7 @@ using ff::fr;
 
 std::string hex32(const std::array<uint8_t, 32>& d) { return to_hex(std::span<const uint8_t>(d)); }
 
-r1cs::shape_counter count_porep_shape(const porep::porep_config& cfg) {
-    r1cs::shape_counter sc;
-    porep::stacked_circuit::blank(cfg).synthesize(sc);
-    sc.enforce_input_constraints();
-    return sc;
-}
-
-// Where `setup --c1` keeps parameters: $C2LAB_CACHE_DIR, else $XDG_CACHE_HOME/c2lab, else
-// $HOME/.cache/c2lab, else ./.c2lab-cache; then params/.
-std::filesystem::path cache_dir() {
-    namespace fs = std::filesystem;
-    if (const char* d = std::getenv("C2LAB_CACHE_DIR"); d && *d) return fs::path(d);
-    if (const char* d = std::getenv("XDG_CACHE_HOME"); d && *d) return fs::path(d) / "c2lab";
-    if (const char* d = std::getenv("HOME"); d && *d) return fs::path(d) / ".cache" / "c2lab";
-    return fs::path(".c2lab-cache");
-}
-
-// Parameters are keyed by the circuit's shape: the proof type and its counts. A change to the
-// circuit changes the counts (or the format version in the name).
-std::string params_path_for(const porep::porep_config& cfg, const r1cs::shape_counter& sc) {
-    const std::string name = cfg.registered_proof + "-c" + std::to_string(sc.num_constraints()) + "-i" +
-                             std::to_string(sc.num_inputs()) + "-a" + std::to_string(sc.num_aux()) + ".params";
-    return (cache_dir() / "params" / name).string();
-}
-
+using pipeline::count_porep_shape;
 struct loaded_c1 {
     porep::c1_file file;
     const porep::porep_config* cfg = nullptr;
@@ -86,7 +64,7 @@ loaded_c1 load_c1(const std::string& path, porep::c1_json_decoder decoder) {
 std::string resolve_params(const std::string& given, const porep::porep_config& cfg, const r1cs::shape_counter& sc,
                            const std::string& c1_path) {
     if (!given.empty()) return given;
-    const std::string p = params_path_for(cfg, sc);
+    const std::string p = pipeline::porep_params_path(cfg, sc);
     if (!std::filesystem::exists(p))
         throw error(errc::io, "no parameters for " + cfg.registered_proof + " at " + p + " (run `c2lab setup --c1 " +
                                   c1_path + "` first, or give --params)");
@@ -158,7 +136,7 @@ int run_porep_setup(const setup_args& a) {
     const loaded_c1 l = load_c1(a.c1, porep::c1_json_decoder::nlohmann);
     const porep::porep_config& cfg = *l.cfg;
     const r1cs::shape_counter sc = count_porep_shape(cfg);
-    const std::string out = a.out.empty() ? params_path_for(cfg, sc) : a.out;
+    const std::string out = a.out.empty() ? pipeline::porep_params_path(cfg, sc) : a.out;
     if (a.out.empty() && std::filesystem::exists(out) && !a.force) {
         std::cout << "parameters: " << out << " (cached; --force to make them again)\n"
                   << "constraints: " << sc.num_constraints() << "  inputs: " << sc.num_inputs()
@@ -199,7 +177,9 @@ int run_porep_setup(const setup_args& a) {
 }
 
 int run_porep_prove(const prove_args& a) {
-    const flag_values flags = parse_flags(a.flags);
+    const flag_values flags = parse_flags(a.all_flags());
+    // The backend first: a missing GPU is reported before parameters are read.
+    const auto backend = gpu::make_prover_backend(flags.backend, flags.host_pinning);
     if (a.out.empty()) throw error(errc::bad_input, "-o: empty output path");
     groth16::stage_report report;
     progress("prove", "decoding " + a.c1 + " (c1_json=" + std::string(porep::to_string(flags.c1_json)) + ")");
@@ -223,6 +203,7 @@ int run_porep_prove(const prove_args& a) {
     groth16::prover_config pcfg;
     pcfg.msm.window = flags.msm_window;
     pcfg.b_g2 = flags.b_g2;
+    pcfg.backend = backend.get();
     std::vector<uint8_t> bytes;
     for (size_t k = 0; k < circuits.size(); ++k) {
         progress("prove", "partition " + std::to_string(k + 1) + "/" + std::to_string(circuits.size()) + ": " +

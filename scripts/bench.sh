@@ -43,6 +43,7 @@ quick_filter() {
     bench_synth) echo 'synth/porep-2kib/lc_indexer:vec/|synth_shape/porep-2kib' ;;
     bench_pinning) echo 'mib:64/' ;;
     bench_probe) echo 'inject_slowdown:off' ;;
+    bench_prove) echo 'prove/hash_chain' ;;
     *) echo '.' ;;
   esac
 }

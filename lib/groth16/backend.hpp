@@ -23,6 +23,11 @@
 
 namespace c2lab::groth16 {
 
+// The backend flag: "cpu" (the prover's own code, no backend object) or "cuda" (gpu/).
+enum class backend_kind { cpu, cuda };
+backend_kind parse_backend_kind(std::string_view name);  // errc::bad_input naming the variants
+std::string_view to_string(backend_kind k) noexcept;
+
 class prover_backend {
 public:
     virtual ~prover_backend() = default;

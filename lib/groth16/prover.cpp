@@ -27,6 +27,13 @@ std::string sz(size_t n) { return std::to_string(n); }
 
 }  // namespace
 
+backend_kind parse_backend_kind(std::string_view name) {
+    if (name == "cpu") return backend_kind::cpu;
+    if (name == "cuda") return backend_kind::cuda;
+    throw error(errc::bad_input, "backend: unknown variant '" + std::string(name) + "' (expected cpu or cuda)");
+}
+std::string_view to_string(backend_kind k) noexcept { return k == backend_kind::cpu ? "cpu" : "cuda"; }
+
 std::vector<fr> select_by_density(const msm::density_bitmap& density, std::span<const fr> scalars) {
     if (density.size() != scalars.size())
         throw error(errc::bad_input, "select_by_density: " + sz(density.size()) + " density bits for " +

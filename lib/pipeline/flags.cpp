@@ -20,6 +20,11 @@ constexpr flag_info registry[] = {
      "run the G2 MSM after the G1 MSMs, or concurrently with them"},
     {"c1_json", "nlohmann|simdjson", "nlohmann", "c1_decode",
      "JSON parser of the C1 file (both give identical structures)"},
+    {"backend", "cpu|cuda", "cpu", "ntt+msm",
+     "engine of the prover's ntt and MSM stages: the CPU (the reference), or CUDA on device 0"},
+    {"host_pinning", "off|register|malloc_host", "off", "ntt+msm",
+     "backend cuda: host buffers copied to the GPU as they are (pageable), registered with cudaHostRegister "
+     "for the copy, or staged through cudaMallocHost memory"},
     {"inject_slowdown", "off|aa|1pct|2pct|5pct|10pct", "off", "test",
      "TEST ONLY: extra work added by the ab_probe benchmarks (bench_probe), to calibrate `c2lab ab`; "
      "aa = off under another name"},
@@ -43,7 +48,9 @@ std::vector<std::pair<std::string, std::string>> flag_values::as_text() const {
             {"presize", std::string(r1cs::to_string(presize))},
             {"msm_window", msm_window.to_string()},
             {"b_g2_msm", std::string(groth16::to_string(b_g2))},
-            {"c1_json", std::string(porep::to_string(c1_json))}};
+            {"c1_json", std::string(porep::to_string(c1_json))},
+            {"backend", std::string(groth16::to_string(backend))},
+            {"host_pinning", std::string(gpu::to_string(host_pinning))}};
 }
 
 flag_values parse_flags(std::span<const std::string> settings) {
@@ -71,6 +78,10 @@ flag_values parse_flags(std::span<const std::string> settings) {
                 v.b_g2 = groth16::parse_b_g2_msm(value);
             } else if (name == "c1_json") {
                 v.c1_json = porep::parse_c1_json_decoder(value);
+            } else if (name == "host_pinning") {
+                v.host_pinning = gpu::parse_host_pinning(value);
+            } else if (name == "backend") {
+                v.backend = groth16::parse_backend_kind(value);
             } else {
                 if (std::none_of(std::begin(slowdowns), std::end(slowdowns),
                                  [&](const auto& sd) { return sd.first == value; }))

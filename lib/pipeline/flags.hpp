@@ -3,7 +3,8 @@
 // the one list the CLI and the benchmarks read (`c2lab flags` prints it; `--flag` is checked
 // against it); the
 // parsing of each value is the library's own (with_lc_indexer, parse_presize,
-// window_policy::parse, parse_b_g2_msm), so the messages match the library's.
+// window_policy::parse, parse_b_g2_msm, parse_backend_kind,
+// gpu::parse_host_pinning), so the messages match the library's.
 #pragma once
 
 #include <span>
@@ -11,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gpu/memory/host_memory.hpp"
 #include "groth16/prover.hpp"
 #include "msm/window.hpp"
 #include "porep/c1_json.hpp"
@@ -35,6 +37,8 @@ struct flag_values {
     msm::window_policy msm_window = msm::window_policy::ln();
     groth16::b_g2_msm b_g2 = groth16::b_g2_msm::serial;
     porep::c1_json_decoder c1_json = porep::c1_json_decoder::nlohmann;
+    groth16::backend_kind backend = groth16::backend_kind::cpu;
+    gpu::host_pinning host_pinning = gpu::host_pinning::off;
     // Test only (the A/B runner's calibration): extra work in percent that the probe
     // benchmark ab_probe/* adds; "aa" is a second name for 0, for A/A runs.
     std::string inject_slowdown = "off";

@@ -1,0 +1,186 @@
+// The host-memory side of the CUDA backend, as the rest of c2lab sees it: plain C++, no CUDA
+// types, so that the benchmarks, the CLI and the tests include it without nvcc.
+//
+//   pinned_buffer       page-locked host memory from cudaMallocHost (freed with cudaFreeHost)
+//   host_registration   an existing host range page-locked with cudaHostRegister for as long
+//                       as the object lives (cudaHostUnregister in the destructor)
+//   device_buffer       device memory from cudaMalloc (freed with cudaFree)
+//   copy_to_device_ms / copy_to_host_ms
+//                       one cudaMemcpyAsync on a stream of its own, timed with CUDA events;
+//                       synchronous for the caller (the copy is done when they return)
+//   host_pinning        the variants of the host_pinning flag: how the prover's large host
+//                       buffers are page-locked (off, cudaHostRegister, cudaMallocHost)
+//
+// Implemented in host_memory.cu where CUDA is built; without CUDA (host_memory_none.cpp) every
+// constructor and copy throws c2lab::error(errc::device) saying so. Every CUDA failure is
+// c2lab::error(errc::device) naming the call, the size and CUDA's message.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "core/error.hpp"
+
+namespace c2lab::gpu {
+
+// ---- the host_pinning flag -------------------------------------------------------------
+
+enum class host_pinning {
+    off,          // pageable memory: the driver stages every copy through its own pinned buffer
+    register_,    // "register": cudaHostRegister on the existing (malloc/mmap) buffers
+    malloc_host,  // allocate the buffers with cudaMallocHost instead
+};
+
+// "off|register|malloc_host": the variants as the user writes them.
+inline std::string host_pinning_names() { return "off|register|malloc_host"; }
+
+inline std::string_view to_string(host_pinning p) noexcept {
+    switch (p) {
+        case host_pinning::off: return "off";
+        case host_pinning::register_: return "register";
+        case host_pinning::malloc_host: return "malloc_host";
+    }
+    return "?";
+}
+
+// Throws c2lab::error(bad_input) naming the variant given and the valid ones.
+inline host_pinning parse_host_pinning(std::string_view name) {
+    if (name == "off") return host_pinning::off;
+    if (name == "register") return host_pinning::register_;
+    if (name == "malloc_host") return host_pinning::malloc_host;
+    throw error(errc::bad_input,
+                "host_pinning: unknown variant '" + std::string(name) + "' (expected " + host_pinning_names() + ")");
+}
+
+// ---- pinned host memory ------------------------------------------------------------------
+
+// Page-locked host memory from cudaMallocHost. Move-only; an empty (default or moved-from)
+// buffer has data() == nullptr and size() == 0. A size of 0 allocates nothing.
+class pinned_buffer {
+public:
+    pinned_buffer() noexcept = default;
+    explicit pinned_buffer(size_t bytes);  // throws errc::device naming the size
+    ~pinned_buffer();
+
+    pinned_buffer(pinned_buffer&& o) noexcept
+        : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)) {}
+    pinned_buffer& operator=(pinned_buffer&& o) noexcept {
+        if (this != &o) {
+            pinned_buffer old(std::move(*this));
+            data_ = std::exchange(o.data_, nullptr);
+            size_ = std::exchange(o.size_, 0);
+        }
+        return *this;
+    }
+    pinned_buffer(const pinned_buffer&) = delete;
+    pinned_buffer& operator=(const pinned_buffer&) = delete;
+
+    void* data() noexcept { return data_; }
+    const void* data() const noexcept { return data_; }
+    size_t size() const noexcept { return size_; }
+
+private:
+    void* data_ = nullptr;
+    size_t size_ = 0;
+};
+
+// ---- registration of existing host memory ---------------------------------------------------
+
+// cudaHostRegister's flags (combine with |). read_only needs a device that reports
+// cudaDevAttrHostRegisterReadOnlySupported.
+enum class register_flags : unsigned {
+    none = 0,        // cudaHostRegisterDefault
+    portable = 1,    // cudaHostRegisterPortable: pinned for every CUDA context
+    mapped = 2,      // cudaHostRegisterMapped: also mapped into the device address space
+    io_memory = 4,   // cudaHostRegisterIoMemory: the range is I/O memory
+    read_only = 8,   // cudaHostRegisterReadOnly: the device only reads it
+};
+constexpr register_flags operator|(register_flags a, register_flags b) noexcept {
+    return register_flags(unsigned(a) | unsigned(b));
+}
+
+// Page-locks [ptr, ptr + bytes) of an existing host buffer (malloc, new, mmap) with
+// cudaHostRegister, which faults in and locks every page of the range; the destructor
+// unregisters it (the memory itself stays the owner's and stays usable). Move-only; the
+// buffer must outlive the registration. Registering a range that overlaps a registered one
+// throws errc::device.
+class host_registration {
+public:
+    host_registration() noexcept = default;
+    // Throws errc::device naming the address, the size and CUDA's message.
+    host_registration(void* ptr, size_t bytes, register_flags flags = register_flags::none);
+    ~host_registration();  // cudaHostUnregister; a failure there is ignored (see unregister)
+
+    host_registration(host_registration&& o) noexcept
+        : ptr_(std::exchange(o.ptr_, nullptr)), size_(std::exchange(o.size_, 0)) {}
+    host_registration& operator=(host_registration&& o) noexcept {
+        if (this != &o) {
+            host_registration old(std::move(*this));
+            ptr_ = std::exchange(o.ptr_, nullptr);
+            size_ = std::exchange(o.size_, 0);
+        }
+        return *this;
+    }
+    host_registration(const host_registration&) = delete;
+    host_registration& operator=(const host_registration&) = delete;
+
+    // cudaHostUnregister now (the object becomes empty); throws errc::device on failure.
+    // Nothing to do on an empty registration.
+    void unregister();
+
+    void* data() const noexcept { return ptr_; }
+    size_t size() const noexcept { return size_; }
+    bool registered() const noexcept { return ptr_ != nullptr; }
+
+private:
+    void* ptr_ = nullptr;
+    size_t size_ = 0;
+};
+
+// ---- device memory ------------------------------------------------------------------------
+
+// Device memory from cudaMalloc on the current device. Move-only; a size of 0 allocates
+// nothing.
+class device_buffer {
+public:
+    device_buffer() noexcept = default;
+    explicit device_buffer(size_t bytes);  // throws errc::device naming the size
+    ~device_buffer();
+
+    device_buffer(device_buffer&& o) noexcept
+        : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)) {}
+    device_buffer& operator=(device_buffer&& o) noexcept {
+        if (this != &o) {
+            device_buffer old(std::move(*this));
+            data_ = std::exchange(o.data_, nullptr);
+            size_ = std::exchange(o.size_, 0);
+        }
+        return *this;
+    }
+    device_buffer(const device_buffer&) = delete;
+    device_buffer& operator=(const device_buffer&) = delete;
+
+    // A device pointer: not to be dereferenced on the host.
+    void* data() noexcept { return data_; }
+    const void* data() const noexcept { return data_; }
+    size_t size() const noexcept { return size_; }
+
+private:
+    void* data_ = nullptr;
+    size_t size_ = 0;
+};
+
+// ---- timed copies -------------------------------------------------------------------------
+
+// Copies `bytes` from host memory (pageable or pinned) to the start of `dst` with
+// cudaMemcpyAsync on a stream of its own, waits for it, and returns the milliseconds between
+// CUDA events recorded on that stream before and after the copy. Throws errc::bad_input when
+// bytes exceeds dst.size() (or host is null with bytes > 0), errc::device on a CUDA failure.
+double copy_to_device_ms(device_buffer& dst, const void* host, size_t bytes);
+
+// The same from the start of `src` to host memory.
+double copy_to_host_ms(void* host, const device_buffer& src, size_t bytes);
+
+}  // namespace c2lab::gpu
