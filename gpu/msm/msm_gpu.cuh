@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "gpu/cuda_check.cuh"
+#include "gpu/cuda_raii.cuh"
 #include "gpu/msm/msm_gpu.hpp"
 #include "gpu/msm/msm_plan.hpp"
 
@@ -30,65 +31,10 @@ __global__ void __launch_bounds__(Body::block_threads) run_body(const Body body,
     if (i < count) body(i);
 }
 
-// Device memory of count T, grown (never shrunk) by reserve; contents are not kept on growth.
-template <class T>
-class device_buffer {
-public:
-    device_buffer() = default;
-    device_buffer(const device_buffer&) = delete;
-    device_buffer& operator=(const device_buffer&) = delete;
-    ~device_buffer() { release(); }
-
-    void reserve(size_t count) {
-        if (count <= capacity_ && p_) return;
-        release();
-        C2_CUDA_CHECK(cudaMalloc(&p_, (count ? count : 1) * sizeof(T)));
-        capacity_ = count;
-    }
-    T* get() const { return p_; }
-    size_t capacity() const { return capacity_; }
-
-private:
-    void release() noexcept {
-        if (p_) (void)cudaFree(p_);
-        p_ = nullptr;
-        capacity_ = 0;
-    }
-    T* p_ = nullptr;
-    size_t capacity_ = 0;
-};
-
-class cuda_stream {
-public:
-    cuda_stream() { C2_CUDA_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
-    ~cuda_stream() {
-        (void)cudaStreamSynchronize(s_);  // nothing queued may outlive the buffers freed after
-        (void)cudaStreamDestroy(s_);
-    }
-    cuda_stream(const cuda_stream&) = delete;
-    cuda_stream& operator=(const cuda_stream&) = delete;
-    cudaStream_t get() const { return s_; }
-
-private:
-    cudaStream_t s_ = nullptr;
-};
-
-class cuda_event {
-public:
-    cuda_event() { C2_CUDA_CHECK(cudaEventCreate(&e_)); }
-    ~cuda_event() { (void)cudaEventDestroy(e_); }
-    cuda_event(const cuda_event&) = delete;
-    cuda_event& operator=(const cuda_event&) = delete;
-    cudaEvent_t get() const { return e_; }
-
-private:
-    cudaEvent_t e_ = nullptr;
-};
-
 // The executor of run_pipeline on a stream (see msm_plan.hpp for the interface).
 class cuda_executor {
 public:
-    cuda_executor(cudaStream_t stream, device_buffer<unsigned char>& sort_temp) : stream_(stream), temp_(sort_temp) {}
+    cuda_executor(cudaStream_t stream, device_array<unsigned char>& sort_temp) : stream_(stream), temp_(sort_temp) {}
 
     template <class Body>
     void launch(size_t count, const Body& body) {
@@ -133,7 +79,7 @@ public:
 
 private:
     cudaStream_t stream_;
-    device_buffer<unsigned char>& temp_;
+    device_array<unsigned char>& temp_;
 };
 
 template <class Dc>
@@ -143,10 +89,10 @@ struct msm_core<Dc>::state {
     unsigned fixed_bits = 0;
     cuda_stream stream;  // destroyed last
     cuda_event start, uploaded, computed, downloaded;
-    device_buffer<affine> bases;
-    device_buffer<uint32_t> scalars, keys[2], values[2], level_keys[2];
-    device_buffer<xyzz> level_sums[2], buckets, group_sums, window_sums;
-    device_buffer<unsigned char> sort_temp;
+    device_array<affine> bases;
+    device_array<uint32_t> scalars, keys[2], values[2], level_keys[2];
+    device_array<xyzz> level_sums[2], buckets, group_sums, window_sums;
+    device_array<unsigned char> sort_temp;
 
     ~state() { (void)cudaStreamSynchronize(stream.get()); }  // before any buffer is freed
 

@@ -26,8 +26,8 @@ struct ntt_gpu::impl {
         : n(size),
           log_n(static_cast<uint32_t>(std::countr_zero(size))),
           host(ntt::make_host_tables(log_n)),
-          tables(host.data.size(), ("the NTT's tables of powers (" + size_name(n) + ")").c_str()),
-          tw(n / 2, ("the twiddle table (" + size_name(n) + ")").c_str()) {
+          tables(host.data.size(), "the NTT's tables of powers (" + size_name(n) + ")"),
+          tw(n / 2, "the twiddle table (" + size_name(n) + ")") {
         C2_CUDA_CHECK(cudaMemcpyAsync(tables.get(), host.data.data(), host.data.size() * sizeof(fr_dev),
                                       cudaMemcpyHostToDevice, stream.get()));
         view = ntt::make_view(host, tables.get(), tw.get(), ntt::make_plan(log_n));
@@ -37,7 +37,7 @@ struct ntt_gpu::impl {
     }
 
     void ensure(ntt::device_array<fr_dev>& buf, const char* what) {
-        if (!buf) buf = ntt::device_array<fr_dev>(n, (std::string(what) + " (" + size_name(n) + ")").c_str());
+        buf.reserve(n, std::string(what) + " (" + size_name(n) + ")");
     }
     void record(int i) { C2_CUDA_CHECK(cudaEventRecord(ev[i].get(), stream.get())); }
     void finish_timing(gpu_timing* t) {

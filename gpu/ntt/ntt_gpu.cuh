@@ -1,4 +1,4 @@
-// The device side of ntt_gpu: RAII for device memory, streams and events, the kernels (each
+// The device side of ntt_gpu: the kernels (each
 // computes its thread's index and calls a body of gpu/ntt/ntt_plan.hpp) and the executor that
 // launches them for ntt_plan.hpp's pass sequences. Included by ntt_fr.cu only (the kernels live
 // in an unnamed namespace, one copy per including file).
@@ -10,83 +10,14 @@
 #include <utility>
 
 #include "gpu/cuda_check.cuh"
+#include "gpu/cuda_raii.cuh"
 #include "gpu/ntt/ntt_plan.hpp"
 
 namespace c2lab::gpu::ntt {
 
-// ---- RAII -------------------------------------------------------------------------------------
-
-// count elements of T in device memory; a failed allocation is errc::resource with the need.
-template <class T>
-class device_array {
-public:
-    device_array() = default;
-    device_array(uint64_t count, const char* what) : count_(count) {
-        if (count == 0) return;
-        const uint64_t bytes = count * sizeof(T);
-        const cudaError_t e = cudaMalloc(reinterpret_cast<void**>(&p_), bytes);
-        if (e == cudaErrorMemoryAllocation) {
-            (void)cudaGetLastError();
-            size_t free_b = 0, total_b = 0;
-            (void)cudaMemGetInfo(&free_b, &total_b);
-            auto mib = [](uint64_t b) { return std::to_string((b + (1u << 20) - 1) >> 20); };
-            throw error(errc::resource, std::string("ntt_gpu: cannot allocate ") + mib(bytes) + " MiB of device memory for " +
-                                            what + " (" + mib(free_b) + " MiB free of " + mib(total_b) + " MiB)");
-        }
-        C2_CUDA_CHECK(e);
-    }
-    device_array(device_array&& o) noexcept : p_(std::exchange(o.p_, nullptr)), count_(std::exchange(o.count_, 0)) {}
-    device_array& operator=(device_array&& o) noexcept {
-        if (this != &o) {
-            release();
-            p_ = std::exchange(o.p_, nullptr);
-            count_ = std::exchange(o.count_, 0);
-        }
-        return *this;
-    }
-    ~device_array() { release(); }
-
-    T* get() const { return p_; }
-    uint64_t size() const { return count_; }
-    explicit operator bool() const { return p_ != nullptr; }
-
-private:
-    void release() noexcept {
-        if (p_) (void)cudaFree(p_);
-        p_ = nullptr;
-        count_ = 0;
-    }
-    T* p_ = nullptr;
-    uint64_t count_ = 0;
-};
-
-class cuda_stream {
-public:
-    cuda_stream() { C2_CUDA_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
-    ~cuda_stream() {
-        if (s_) (void)cudaStreamDestroy(s_);
-    }
-    cuda_stream(const cuda_stream&) = delete;
-    cuda_stream& operator=(const cuda_stream&) = delete;
-    cudaStream_t get() const { return s_; }
-
-private:
-    cudaStream_t s_ = nullptr;
-};
-
-class cuda_event {
-public:
-    cuda_event() { C2_CUDA_CHECK(cudaEventCreate(&e_)); }
-    ~cuda_event() {
-        if (e_) (void)cudaEventDestroy(e_);
-    }
-    cuda_event(const cuda_event&) = delete;
-    cuda_event& operator=(const cuda_event&) = delete;
-    cudaEvent_t get() const { return e_; }
-
-private:
-    cudaEvent_t e_ = nullptr;
-};
+using gpu::cuda_event;
+using gpu::cuda_stream;
+using gpu::device_array;
 
 // ---- kernels ----------------------------------------------------------------------------------
 
