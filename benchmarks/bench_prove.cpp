@@ -75,6 +75,7 @@ void prove_bench(benchmark::State& state, b_g2_msm mode) {
     const prepared_case& c = case_for(static_cast<int>(state.range(0)));
     prover_config cfg;
     cfg.b_g2 = mode;
+    cfg.repeat_stage = bench::opts().flags.repeat_stage();  // test only: inject_stage_slowdown
     rng g(1);
     const fr r = fr::random(g), s = fr::random(g);
     stage_report last;
@@ -140,6 +141,7 @@ void prove_porep(benchmark::State& state, const std::string& dataset, backend_ki
     cfg.msm.window = o.flags.msm_window;
     cfg.b_g2 = o.flags.b_g2;
     cfg.backend = backend.get();
+    cfg.repeat_stage = o.flags.repeat_stage();
     rng g(1);
     const fr r = fr::random(g), s = fr::random(g);
     stage_report last;

@@ -146,6 +146,7 @@ int run_prove(const prove_args& a) {
     cfg.msm.window = flags.msm_window;
     cfg.b_g2 = flags.b_g2;
     cfg.backend = backend.get();
+    cfg.repeat_stage = flags.repeat_stage();
     // The blinding r, s: uniform in Fr from OpenSSL's RAND_bytes (fresh per proof).
     const fr r = random_fr_os();
     const fr s = random_fr_os();

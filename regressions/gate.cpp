@@ -57,6 +57,62 @@ verdict decide_exact(double ratio, direction dir, double margin) {
     return below ? verdict::regressed : above ? verdict::improved : verdict::equivalent;
 }
 
+namespace {
+
+// Step 6: the "<stage>_ms" counters of every compared benchmark that has them.
+void trace_stages(const bench_run& baseline, const bench_run& current, const policy& p, compare_options copt,
+                  gate_result& out) {
+    constexpr std::string_view suffix = "_ms";
+    for (const gate_row& row : out.rows) {
+        const benchmark_samples* b = baseline.find(row.name);
+        const benchmark_samples* c = current.find(row.name);
+        if (!b || !c) continue;
+        std::vector<stage_row> rows;
+        std::vector<std::size_t> tested;
+        for (const auto& [metric, base] : b->metrics) {
+            if (metric.size() <= suffix.size() || !metric.ends_with(suffix)) continue;
+            auto cm = c->metrics.find(metric);
+            if (cm == c->metrics.end()) continue;
+            const std::vector<double>& cur = cm->second;
+            stage_row sr;
+            sr.benchmark = row.name;
+            sr.stage = metric.substr(0, metric.size() - suffix.size());
+            sr.cmp.n_base = base.size();
+            sr.cmp.n_cur = cur.size();
+            auto positive = [](const std::vector<double>& v) {
+                return !v.empty() && std::all_of(v.begin(), v.end(), [](double x) { return x > 0; });
+            };
+            if (!positive(base) || !positive(cur)) {
+                sr.note = "non-positive values";
+            } else if (base.size() == 1 || cur.size() == 1) {
+                const double ratio = median(cur) / median(base);
+                sr.exact = true;
+                sr.cmp.median_base = median(base);
+                sr.cmp.median_cur = median(cur);
+                sr.cmp.ci = {ratio, ratio, ratio};
+                sr.result = sr.cmp.result = decide_exact(ratio, direction::lower_is_better, row.rule.margin);
+            } else {
+                copt.decision = {direction::lower_is_better, row.rule.alpha, row.rule.margin};
+                sr.cmp = compare_samples(base, cur, copt);
+                sr.tested = true;
+                tested.push_back(rows.size());
+            }
+            rows.push_back(std::move(sr));
+        }
+        std::vector<double> ps;
+        for (std::size_t i : tested) ps.push_back(rows[i].cmp.p);
+        const std::vector<double> adj = adjust(ps, p.adjust);
+        for (std::size_t k = 0; k < tested.size(); ++k) {
+            stage_row& r = rows[tested[k]];
+            r.cmp.p_adjusted = adj[k];
+            r.result = r.cmp.result = decide(adj[k], r.cmp.ci, {direction::lower_is_better, row.rule.alpha, row.rule.margin});
+        }
+        for (auto& r : rows) out.stages.push_back(std::move(r));
+    }
+}
+
+}  // namespace
+
 gate_result run_gate(const bench_run& baseline, const bench_run& current, const policy& p, const gate_options& options) {
     gate_result out;
     out.baseline_machine = baseline.machine;
@@ -149,7 +205,21 @@ gate_result run_gate(const bench_run& baseline, const bench_run& current, const 
         r.cmp.result = decide(adj[k], r.cmp.ci, {r.rule.dir, r.rule.alpha, r.rule.margin});
         r.result = r.cmp.result;
     }
+    trace_stages(baseline, current, p, copt, out);
     return out;
+}
+
+std::string stage_benchmark_command(std::string_view stage) {
+    const std::string b = "build/release/benchmarks/";
+    if (stage == "synthesize") return b + "bench_synth --benchmark_filter='synth/porep-2kib/'";
+    if (stage == "ntt") return b + "bench_ntt --benchmark_filter='ntt/h/'";
+    if (stage == "msm_h" || stage == "msm_l" || stage == "msm_a" || stage == "msm_b_g1")
+        return b + "bench_msm --benchmark_filter='msm/g1/(ln|table)/'";
+    if (stage == "msm_b_g2") return b + "bench_msm --benchmark_filter='msm/g2/'";
+    if (stage == "c1_decode") return b + "bench_c1_decode";
+    if (stage == "construct") return b + "bench_construct";
+    if (stage == "load_params") return b + "bench_params";
+    return {};
 }
 
 std::string markdown_summary(const gate_result& g) {
@@ -204,6 +274,25 @@ std::string markdown_summary(const gate_result& g) {
         o << "\n" << title << ":\n";
         for (const auto& n : names) o << "- " << n << "\n";
     };
+    // Step 6: which stages moved, and where to look next.
+    std::string last;
+    for (const auto& st : g.stages) {
+        if (st.result != verdict::regressed && st.result != verdict::improved) continue;
+        if (st.benchmark != last) {
+            o << "\nStages of " << md_escape(st.benchmark) << " that moved (ratio current / baseline):\n";
+            last = st.benchmark;
+        }
+        o << "- " << st.stage << ": " << (st.result == verdict::regressed ? "**slower**" : "faster") << ", ratio "
+          << fmt("%.3f", st.cmp.ci.ratio);
+        if (st.exact)
+            o << " (one sample a side)";
+        else
+            o << " [" << fmt("%.3f", st.cmp.ci.lo) << ", " << fmt("%.3f", st.cmp.ci.hi) << "]";
+        o << ", " << fmt("%.1f", st.cmp.median_base) << " -> " << fmt("%.1f", st.cmp.median_cur) << " ms";
+        if (const std::string cmd = stage_benchmark_command(st.stage); !cmd.empty())
+            o << "; its own benchmark: `" << cmd << "`";
+        o << "\n";
+    }
     list("Only in the baseline (not judged)", g.only_baseline);
     list("Only in the current run (not judged)", g.only_current);
     list("Ignored by the policy", g.ignored);

@@ -20,6 +20,12 @@
 //      their p-values are adjusted together (the policy's "adjustment") and each verdict is
 //      decide(p_adjusted, ci, {its direction, alpha, margin}).
 //   5. exit_status(): 1 when at least one benchmark regressed, else 0.
+//   6. Stage tracing: a compared benchmark whose rows carry stage counters ("<stage>_ms", as
+//      bench_prove and `c2lab prove --json` write them) has each stage compared too, as a
+//      benchmark of its own (lower is better, the benchmark's alpha and margin, p-values
+//      adjusted over that benchmark's stages; one sample a side: the exact ratio). Stages that
+//      regressed or improved are named with their ratio and the command that runs the stage's
+//      own benchmark (stage_benchmark_command). Stage verdicts explain; they do not gate.
 #pragma once
 
 #include <cstddef>
@@ -52,6 +58,23 @@ struct gate_row {
     std::string verdict_text() const;  // "regressed", "inconclusive (too few repetitions)", ...
 };
 
+// One stage of a benchmark with stage counters (step 6).
+struct stage_row {
+    std::string benchmark;  // e.g. "prove/porep/porep-2kib/backend:cpu/iterations:1/real_time"
+    std::string stage;      // e.g. "msm_h" (the counter is msm_h_ms)
+    bool tested = false;
+    bool exact = false;
+    std::string note;
+    comparison cmp{};
+    verdict result = verdict::inconclusive;
+};
+
+// The command that benchmarks a prover stage alone ("" for a stage without one, e.g.
+// assemble): synthesize -> bench_synth, ntt -> bench_ntt's ntt/h, msm_h, msm_l, msm_a,
+// msm_b_g1 -> bench_msm's G1 cases, msm_b_g2 -> its G2 cases, c1_decode, construct,
+// load_params -> their own benchmarks.
+std::string stage_benchmark_command(std::string_view stage);
+
 struct gate_result {
     machine_fingerprint baseline_machine, current_machine;
     std::vector<std::string> machine_differences;  // non-empty only with allow_other_machine
@@ -59,6 +82,7 @@ struct gate_result {
     double level = 0.95;
     std::vector<gate_row> rows;                    // baseline order
     std::vector<std::string> only_baseline, only_current, ignored;
+    std::vector<stage_row> stages;                 // step 6, per benchmark in row order
 
     std::size_t count(verdict v) const;
     int exit_status() const;  // 0 pass, 1 at least one regression

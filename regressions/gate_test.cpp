@@ -545,5 +545,69 @@ TEST(Policy, IcountPolicyFileParses) {
     EXPECT_DOUBLE_EQ(r.margin, 0.01);
 }
 
+// A prove benchmark with stage counters, as bench_prove writes it: reps rows, each stage's
+// counter drawn around its center with 2% noise, real_time the sum.
+json prove_run(rng& gen, const std::vector<std::pair<std::string, double>>& stages, std::size_t reps) {
+    json rows = json::array();
+    const std::string name = "prove/porep/porep-2kib/backend:cpu/iterations:1/real_time";
+    for (std::size_t i = 0; i < reps; ++i) {
+        json row = {{"name", name},       {"run_name", name},    {"run_type", "iteration"},
+                    {"repetitions", reps}, {"repetition_index", i}, {"iterations", 1},
+                    {"time_unit", "ms"}};
+        double total = 0;
+        for (const auto& [stage, center] : stages) {
+            const double v = center * std::exp(0.02 * standard_normal(gen));
+            row[stage + "_ms"] = v;
+            total += v;
+        }
+        row["real_time"] = total;
+        row["cpu_time"] = total;
+        rows.push_back(row);
+    }
+    return {{"context", context()}, {"benchmarks", rows}};
+}
+
+TEST(Gate, StageTracingNamesTheStageThatMovedAndItsBenchmark) {
+    rng gen(11);
+    const std::vector<std::pair<std::string, double>> base = {
+        {"synthesize", 1600}, {"ntt", 8800}, {"msm_h", 23600}, {"msm_b_g2", 1240}};
+    auto slowed = base;
+    slowed[1].second *= 1.30;  // ntt 30% slower, every other stage unchanged
+    const bench_run b = parse(prove_run(gen, base, 8), "base.json");
+    const bench_run c = parse(prove_run(gen, slowed, 8), "cur.json");
+    const gate_result g = run_gate(b, c, default_policy());
+    ASSERT_EQ(g.stages.size(), 4u);
+    for (const stage_row& st : g.stages) {
+        EXPECT_TRUE(st.tested) << st.stage;
+        if (st.stage == "ntt") {
+            EXPECT_EQ(st.result, verdict::regressed);
+            EXPECT_NEAR(st.cmp.ci.ratio, 1.30, 0.05);
+        } else {
+            EXPECT_NE(st.result, verdict::regressed) << st.stage;
+            EXPECT_NE(st.result, verdict::improved) << st.stage;
+        }
+    }
+    const std::string md = markdown_summary(g);
+    EXPECT_NE(md.find("- ntt: **slower**"), std::string::npos) << md;
+    EXPECT_NE(md.find("bench_ntt --benchmark_filter='ntt/h/'"), std::string::npos) << md;
+    EXPECT_EQ(md.find("- msm_h:"), std::string::npos) << md;
+}
+
+TEST(Gate, StageTracingWithOneSampleASideUsesTheExactRatio) {
+    rng gen(12);
+    const std::vector<std::pair<std::string, double>> base = {{"synthesize", 1600}, {"msm_h", 23600}};
+    auto faster = base;
+    faster[1].second *= 0.5;
+    const gate_result g = run_gate(parse(prove_run(gen, base, 1), "a.json"), parse(prove_run(gen, faster, 1), "b.json"),
+                                   default_policy());
+    ASSERT_EQ(g.stages.size(), 2u);
+    const auto& msm = g.stages[0].stage == "msm_h" ? g.stages[0] : g.stages[1];
+    EXPECT_TRUE(msm.exact);
+    EXPECT_EQ(msm.result, verdict::improved);
+    EXPECT_NE(markdown_summary(g).find("msm_h: faster"), std::string::npos);
+    EXPECT_EQ(stage_benchmark_command("assemble"), "");
+    EXPECT_NE(stage_benchmark_command("msm_b_g2").find("msm/g2/"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace c2lab::regressions

@@ -44,6 +44,7 @@ quick_filter() {
     bench_pinning) echo 'mib:64/' ;;
     bench_probe) echo 'inject_slowdown:off' ;;
     bench_prove) echo 'prove/hash_chain' ;;
+    bench_params) echo 'params/load/hash_chain' ;;
     *) echo '.' ;;
   esac
 }
@@ -61,6 +62,8 @@ for bench in build/release/benchmarks/bench_*; do
     --benchmark_context=cpu_model="$cpu" --benchmark_context=build_type=Release \
     --benchmark_context=compiler="$(c++ --version | head -1)" --benchmark_context=suite="$suite" \
     >/dev/null 2>"$out/.$name.log" || { echo "$name failed:" >&2; cat "$out/.$name.log" >&2; exit 1; }
+  # Benchmarks a binary left out say why (the GPU ones without a GPU).
+  grep -h "registered" "$out/.$name.log" 2>/dev/null | sed "s/^/  note: /" >&2 || true
   rm -f "$out/.$name.log"
   if [ ! -s "$tmp" ]; then  # the filter matched nothing in this binary
     rm -f "$tmp"

@@ -414,6 +414,10 @@ TEST(groth16, params_file_round_trip_and_refusals) {
     write_parameters(path, s.params);
     const parameters loaded = read_parameters(path);
     EXPECT_EQ(loaded, s.params);
+    EXPECT_EQ(read_parameters(path, params_io::read), s.params);  // read(2) instead of mmap
+    EXPECT_EQ(parse_params_io("read"), params_io::read);
+    EXPECT_EQ(to_string(params_io::mmap), "mmap");
+    EXPECT_EQ(kind_of([] { (void)parse_params_io("stream"); }), errc::bad_input);
     const proof p = create_proof(loaded, s.pa, small(5), small(6));
     EXPECT_TRUE(verify_proof(prepare_verifying_key(loaded.vk), p, std::vector<fr>{s.out}));
     // Overwriting is atomic and leaves no temporary file behind.
@@ -424,13 +428,15 @@ TEST(groth16, params_file_round_trip_and_refusals) {
     const std::string bad = dir + "/bad.bin";
     auto refused = [&](const std::vector<uint8_t>& bytes, errc want, const std::string& words) {
         spit(bad, bytes);
-        try {
-            read_parameters(bad);
-            ADD_FAILURE() << "accepted: " << words;
-        } catch (const c2lab::error& e) {
-            EXPECT_EQ(e.kind(), want) << e.what();
-            EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
-            EXPECT_NE(std::string(e.what()).find(bad), std::string::npos) << e.what();
+        for (params_io io : {params_io::mmap, params_io::read}) {  // the same refusal either way
+            try {
+                read_parameters(bad, io);
+                ADD_FAILURE() << "accepted (" << to_string(io) << "): " << words;
+            } catch (const c2lab::error& e) {
+                EXPECT_EQ(e.kind(), want) << e.what();
+                EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+                EXPECT_NE(std::string(e.what()).find(bad), std::string::npos) << e.what();
+            }
         }
     };
     refused(std::vector<uint8_t>(good.begin(), good.end() - 1), errc::bad_input, "truncated");

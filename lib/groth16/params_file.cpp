@@ -136,6 +136,44 @@ private:
     size_t size_ = 0;
 };
 
+// The whole file read into memory with read(2), for params_io::read.
+class read_file_bytes {
+public:
+    explicit read_file_bytes(const std::string& path) {
+        int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) throw error(errc::io, "read_parameters: cannot open " + path + ": " + sys_error());
+        struct stat st {};
+        if (::fstat(fd, &st) != 0) {
+            std::string e = sys_error();
+            ::close(fd);
+            throw error(errc::io, "read_parameters: cannot stat " + path + ": " + e);
+        }
+        try {
+            data_.resize(static_cast<size_t>(st.st_size));
+        } catch (const std::bad_alloc&) {
+            ::close(fd);
+            throw error(errc::resource, "read_parameters: " + path + ": cannot allocate " +
+                                            std::to_string(st.st_size) + " bytes to read it (try params_io=mmap)");
+        }
+        size_t done = 0;
+        while (done < data_.size()) {
+            const ssize_t n = ::read(fd, data_.data() + done, std::min<size_t>(data_.size() - done, size_t{1} << 30));
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) {
+                std::string e = n < 0 ? sys_error() : std::string("the file shrank while being read");
+                ::close(fd);
+                throw error(errc::io, "read_parameters: cannot read " + path + ": " + e);
+            }
+            done += static_cast<size_t>(n);
+        }
+        ::close(fd);
+    }
+    std::span<const uint8_t> bytes() const noexcept { return data_; }
+
+private:
+    std::vector<uint8_t> data_;
+};
+
 uint64_t get_u64(const uint8_t* p) noexcept {
     uint64_t x = 0;
     for (int i = 7; i >= 0; --i) x = (x << 8) | p[i];
@@ -246,9 +284,7 @@ void write_parameters(const std::string& path, const parameters& params) {
     }
 }
 
-parameters read_parameters(const std::string& path) {
-    const mapped_file file(path);
-    const auto bytes = file.bytes();
+static parameters decode_parameters(const std::string& path, std::span<const uint8_t> bytes) {
     const size_t size = bytes.size();
     if (size < sizeof params_file_magic)
         bad(path, "truncated: " + std::to_string(size) + " bytes, not even the magic");
@@ -304,5 +340,21 @@ parameters read_parameters(const std::string& path) {
     read_points(path, "b_g2", at, nb2, p.b_g2);
     return p;
 }
+
+parameters read_parameters(const std::string& path, params_io io) {
+    if (io == params_io::read) {
+        const read_file_bytes file(path);
+        return decode_parameters(path, file.bytes());
+    }
+    const mapped_file file(path);
+    return decode_parameters(path, file.bytes());
+}
+
+params_io parse_params_io(std::string_view name) {
+    if (name == "mmap") return params_io::mmap;
+    if (name == "read") return params_io::read;
+    throw error(errc::bad_input, "params_io: unknown variant '" + std::string(name) + "' (expected mmap or read)");
+}
+std::string_view to_string(params_io io) noexcept { return io == params_io::mmap ? "mmap" : "read"; }
 
 }  // namespace c2lab::groth16

@@ -24,7 +24,8 @@
 // guards against corruption, not against a malicious file.
 //
 // write_parameters writes atomically: a temporary file in the same directory, fsync,
-// rename over path, fsync of the directory. read_parameters maps the file (mmap) and throws
+// rename over path, fsync of the directory. read_parameters maps the file (mmap; or reads it,
+// params_io::read) and throws
 // c2lab::error naming the path and the problem: errc::io (cannot open/read/write),
 // errc::bad_input (truncated, trailing bytes, bad magic, unsupported version, inconsistent
 // counts, checksum mismatch, non-canonical coordinates, a point off its curve or, for the
@@ -33,6 +34,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "groth16/keys.hpp"
 
@@ -42,7 +44,14 @@ inline constexpr char params_file_magic[8] = {'C', '2', 'L', 'A', 'B', 'P', 'R',
 inline constexpr uint32_t params_file_version = 1;
 inline constexpr size_t params_file_header_bytes = 88;
 
+// How read_parameters gets the file's bytes (the params_io flag): mmap maps it (pages come
+// in as the decoder touches them); read reads the whole file into memory with read(2) first.
+// Both decode and check the same way and give the same parameters.
+enum class params_io { mmap, read };
+params_io parse_params_io(std::string_view name);  // errc::bad_input naming the variants
+std::string_view to_string(params_io io) noexcept;
+
 void write_parameters(const std::string& path, const parameters& params);
-parameters read_parameters(const std::string& path);
+parameters read_parameters(const std::string& path, params_io io = params_io::mmap);
 
 }  // namespace c2lab::groth16

@@ -104,17 +104,19 @@ proof create_proof(const parameters& params, const witness_view& w, const fr& r,
         std::vector<fr> h;
         {
             scoped_stage t(report, "ntt");
-            h = be ? be->compute_h(w.a, w.b, w.c)
-                   : poly::compute_h(std::vector<fr>(w.a.begin(), w.a.end()), std::vector<fr>(w.b.begin(), w.b.end()),
-                                     std::vector<fr>(w.c.begin(), w.c.end()), cfg.ntt);
+            for (int rep = cfg.repeat_stage == "ntt" ? 2 : 1; rep > 0; --rep)
+                h = be ? be->compute_h(w.a, w.b, w.c)
+                       : poly::compute_h(std::vector<fr>(w.a.begin(), w.a.end()),
+                                         std::vector<fr>(w.b.begin(), w.b.end()),
+                                         std::vector<fr>(w.c.begin(), w.c.end()), cfg.ntt);
         }
         {
             scoped_stage t(report, "msm_h");
-            h_acc = msm_g1(params.h, h);
+            for (int rep = cfg.repeat_stage == "msm_h" ? 2 : 1; rep > 0; --rep) h_acc = msm_g1(params.h, h);
         }
         {
             scoped_stage t(report, "msm_l");
-            l_acc = msm_g1(params.l, w.aux_assignment);
+            for (int rep = cfg.repeat_stage == "msm_l" ? 2 : 1; rep > 0; --rep) l_acc = msm_g1(params.l, w.aux_assignment);
         }
         {
             scoped_stage t(report, "msm_a");

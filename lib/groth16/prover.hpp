@@ -21,6 +21,7 @@
 #pragma once
 
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -45,6 +46,9 @@ struct prover_config {
     b_g2_msm b_g2 = b_g2_msm::serial;    // the b_g2_msm flag
     poly::ntt_config ntt;                // the h step
     prover_backend* backend = nullptr;   // null: the CPU (lib/poly, lib/msm); else ntt and MSMs go there
+    // TEST ONLY (flag inject_stage_slowdown): the stage of this name ("ntt", "msm_h" or
+    // "msm_l") does its work twice, a known slowdown that the gate's stage tracing must name.
+    std::string repeat_stage;
 };
 
 // What the prover reads from a proving assignment (spans into it).

@@ -20,11 +20,15 @@ constexpr flag_info registry[] = {
      "run the G2 MSM after the G1 MSMs, or concurrently with them"},
     {"c1_json", "nlohmann|simdjson", "nlohmann", "c1_decode",
      "JSON parser of the C1 file (both give identical structures)"},
+    {"params_io", "mmap|read", "mmap", "load_params",
+     "how the parameters file is loaded: mapped (pages fault in as decoded) or read(2) into memory first"},
     {"backend", "cpu|cuda", "cpu", "ntt+msm",
      "engine of the prover's ntt and MSM stages: the CPU (the reference), or CUDA on device 0"},
     {"host_pinning", "off|register|malloc_host", "off", "ntt+msm",
      "backend cuda: host buffers copied to the GPU as they are (pageable), registered with cudaHostRegister "
      "for the copy, or staged through cudaMallocHost memory"},
+    {"inject_stage_slowdown", "off|ntt|msm_h|msm_l", "off", "test",
+     "TEST ONLY: the prover does that stage's work twice, a known slowdown for the gate's stage tracing"},
     {"inject_slowdown", "off|aa|1pct|2pct|5pct|10pct", "off", "test",
      "TEST ONLY: extra work added by the ab_probe benchmarks (bench_probe), to calibrate `c2lab ab`; "
      "aa = off under another name"},
@@ -49,6 +53,7 @@ std::vector<std::pair<std::string, std::string>> flag_values::as_text() const {
             {"msm_window", msm_window.to_string()},
             {"b_g2_msm", std::string(groth16::to_string(b_g2))},
             {"c1_json", std::string(porep::to_string(c1_json))},
+            {"params_io", std::string(groth16::to_string(params_io))},
             {"backend", std::string(groth16::to_string(backend))},
             {"host_pinning", std::string(gpu::to_string(host_pinning))}};
 }
@@ -78,8 +83,15 @@ flag_values parse_flags(std::span<const std::string> settings) {
                 v.b_g2 = groth16::parse_b_g2_msm(value);
             } else if (name == "c1_json") {
                 v.c1_json = porep::parse_c1_json_decoder(value);
+            } else if (name == "inject_stage_slowdown") {
+                if (value != "off" && value != "ntt" && value != "msm_h" && value != "msm_l")
+                    throw error(errc::bad_input, "inject_stage_slowdown: unknown variant '" + value +
+                                                     "' (expected off, ntt, msm_h, msm_l)");
+                v.inject_stage_slowdown = value;
             } else if (name == "host_pinning") {
                 v.host_pinning = gpu::parse_host_pinning(value);
+            } else if (name == "params_io") {
+                v.params_io = groth16::parse_params_io(value);
             } else if (name == "backend") {
                 v.backend = groth16::parse_backend_kind(value);
             } else {

@@ -3,7 +3,7 @@
 // the one list the CLI and the benchmarks read (`c2lab flags` prints it; `--flag` is checked
 // against it); the
 // parsing of each value is the library's own (with_lc_indexer, parse_presize,
-// window_policy::parse, parse_b_g2_msm, parse_backend_kind,
+// window_policy::parse, parse_b_g2_msm, parse_backend_kind, parse_params_io,
 // gpu::parse_host_pinning), so the messages match the library's.
 #pragma once
 
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "gpu/memory/host_memory.hpp"
+#include "groth16/params_file.hpp"
 #include "groth16/prover.hpp"
 #include "msm/window.hpp"
 #include "porep/c1_json.hpp"
@@ -37,11 +38,16 @@ struct flag_values {
     msm::window_policy msm_window = msm::window_policy::ln();
     groth16::b_g2_msm b_g2 = groth16::b_g2_msm::serial;
     porep::c1_json_decoder c1_json = porep::c1_json_decoder::nlohmann;
+    groth16::params_io params_io = groth16::params_io::mmap;
     groth16::backend_kind backend = groth16::backend_kind::cpu;
     gpu::host_pinning host_pinning = gpu::host_pinning::off;
     // Test only (the A/B runner's calibration): extra work in percent that the probe
     // benchmark ab_probe/* adds; "aa" is a second name for 0, for A/A runs.
     std::string inject_slowdown = "off";
+    // Test only (the gate's stage tracing): "off", or a prover stage done twice.
+    std::string inject_stage_slowdown = "off";
+    // prover_config::repeat_stage for it ("" when off).
+    std::string repeat_stage() const { return inject_stage_slowdown == "off" ? "" : inject_stage_slowdown; }
     unsigned inject_slowdown_pct() const noexcept;
 
     // name -> value as text, in registry order.

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The gate's stage tracing end to end: bench_prove on a small hash chain, once as it is and
+# once with the test-only flag inject_stage_slowdown=ntt (the prover computes h twice, every
+# other stage unchanged); `c2lab gate` on the two runs must name ntt as the stage that got
+# slower, with the command of its own benchmark, and no other stage.
+#   regressions/stage_trace_test.sh C2LAB_BINARY BENCH_PROVE_BINARY
+set -uo pipefail
+BIN="${1:?usage: stage_trace_test.sh C2LAB BENCH_PROVE}"
+BENCH="${2:?usage: stage_trace_test.sh C2LAB BENCH_PROVE}"
+source "$(dirname "$0")/../cli/test_lib.sh"
+
+run() {  # run OUT [flags...]
+  local out=$1
+  shift
+  "$BENCH" "$@" --benchmark_filter='prove/hash_chain/b_g2:serial/log_n:12/' --benchmark_repetitions=9 \
+    --benchmark_min_time=0.05 --benchmark_out="$out" --benchmark_out_format=json >/dev/null 2>"$T/bench.err"
+}
+run "$T/base.json" || fail "bench_prove (baseline) failed: $(cat "$T/bench.err")"
+run "$T/slow.json" --flag inject_stage_slowdown=ntt || fail "bench_prove (ntt twice) failed: $(cat "$T/bench.err")"
+[ -s "$T/base.json" ] && [ -s "$T/slow.json" ] || fail "bench_prove wrote no results (the filter matched nothing)"
+
+"$BIN" gate --baseline "$T/base.json" --current "$T/slow.json" >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" = 0 ] || [ "$rc" = 1 ] || fail "gate: exit $rc: $(cat "$T/err")"
+has "$T/out" "gate names ntt" "- ntt: **slower**" && echo "ok: gate names ntt"
+has "$T/out" "gate points at ntt's benchmark" "bench_ntt --benchmark_filter='ntt/h/'" && echo "ok: ntt's benchmark command"
+for other in msm_h msm_l msm_a msm_b_g1 msm_b_g2 assemble; do
+  grep -qF -- "- $other: **slower**" "$T/out" && fail "gate calls $other slower too: $(grep -F -- "- $other:" "$T/out")"
+done
+# The ratio of the ntt stage: about 2 (it does its work twice).
+ratio=$(grep -F -- "- ntt: **slower**" "$T/out" | sed -n 's/.*ratio \([0-9.]*\).*/\1/p')
+python3 -c "import sys; r=float(sys.argv[1]); sys.exit(0 if 1.6 < r < 2.5 else 1)" "$ratio" ||
+  fail "ntt ratio $ratio, expected about 2"
+finish stage_trace_test
