@@ -284,7 +284,21 @@ collection collect(std::span<const variant> variants, const config& c, const run
                 };
                 bv.real_time_ns = take("real_time");
                 bv.cpu_time_ns = take("cpu_time");
+                // A benchmark with stage counters ("<stage>_ms", bench_prove) is also judged
+                // stage by stage: each stage becomes a benchmark "<name> stage:<stage>".
+                std::vector<bench_value> stages;
+                for (const auto& [metric, values] : b.metrics) {
+                    constexpr std::string_view suffix = "_ms";
+                    if (metric.size() <= suffix.size() || !metric.ends_with(suffix) || values.empty()) continue;
+                    const std::string tag = " stage:" + metric.substr(0, metric.size() - suffix.size());
+                    bench_value sv;
+                    sv.name = b.name + tag;
+                    sv.normalized = bv.normalized + tag;
+                    sv.real_time_ns = sv.cpu_time_ns = values.front() * 1e6;
+                    stages.push_back(std::move(sv));
+                }
                 rec.benchmarks.push_back(std::move(bv));
+                for (auto& sv : stages) rec.benchmarks.push_back(std::move(sv));
             }
             if (rec.benchmarks.empty())
                 bad(who + ": the filter '" + c.filter + "' matched no benchmark of this variant");

@@ -297,6 +297,41 @@ TEST(AbStats, TenPercentSlowerIsSlower) {
     EXPECT_EQ(r.count(outcome::slower), 1u);
 }
 
+// A prove benchmark with stage counters: the second variant's ntt stage is 30% slower, its
+// msm_h stage unchanged; the verdicts must say so stage by stage, and for the total.
+TEST(AbStats, StageCountersGetTheirOwnVerdicts) {
+    const auto vs = two_indexers();
+    rng gen(21);
+    auto run = [&](const variant& v, const std::vector<std::string>&) {
+        const bool slow = v.label == "lc_indexer=smallvec2";
+        const double ntt = 8800 * (slow ? 1.3 : 1.0) * std::exp(0.01 * standard_normal(gen));
+        const double msm = 23600 * std::exp(0.01 * standard_normal(gen));
+        const std::string name = "prove/porep/porep-2kib/backend:cpu/real_time";
+        json rows = json::array({{{"name", name},
+                                  {"run_name", name},
+                                  {"run_type", "iteration"},
+                                  {"repetitions", 1},
+                                  {"repetition_index", 0},
+                                  {"iterations", 1},
+                                  {"real_time", ntt + msm},
+                                  {"cpu_time", ntt + msm},
+                                  {"time_unit", "ms"},
+                                  {"ntt_ms", ntt},
+                                  {"msm_h_ms", msm}}});
+        return json{{"context", json::object()}, {"benchmarks", rows}}.dump();
+    };
+    const config c = cfg(10);
+    const result r = analyse(vs, collect(vs, c, run), c);
+    const std::string base = "prove/porep/porep-2kib/backend:cpu/real_time";
+    EXPECT_EQ(find_row(r, 1, base).verdict, outcome::slower);
+    const row& ntt = find_row(r, 1, base + " stage:ntt");
+    EXPECT_EQ(ntt.verdict, outcome::slower);
+    EXPECT_NEAR(ntt.cmp.ci.ratio, 1.3, 0.03);
+    EXPECT_NEAR(ntt.median, 8800 * 1.3 * 1e6, 8800 * 1.3 * 1e6 * 0.03);  // ms counters become ns
+    const outcome msm = find_row(r, 1, base + " stage:msm_h").verdict;
+    EXPECT_TRUE(msm == outcome::same || msm == outcome::inconclusive) << to_string(msm);
+}
+
 TEST(AbStats, TenPercentFasterIsFaster) {
     const auto vs = two_indexers();
     fake_runner fake{rng(12), 0.01, {{"lc_indexer=smallvec2", 0.90}},
