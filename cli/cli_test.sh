@@ -271,4 +271,42 @@ else
   echo "skip: ab bench_r1cs (no $BENCH_DIR/bench_r1cs: benchmarks not built)"
 fi
 
+# parents, inputs, circuit-info with an explicit shape, gen's sealing inputs: rust-fil-proofs'
+# published values (storage-proofs-porep/parent_cache.json, tests/stacked_circuit.rs) and
+# replica_id / challenges computed with python3's hashlib.
+for sub in parents inputs; do
+  expect 0 "$sub --help" "$BIN" $sub --help && has "$T/out" "$sub --help" "Example"
+done
+expect 0 "parents 2KiB" "$BIN" parents --sector 2KiB --digest &&
+  has "$T/out" "parents 2KiB" "digest: 840057702eea7652cf97e04306c30fe57174714d90de156a25eddd6075c25b97" &&
+  has "$T/out" "parents 2KiB" "cache: v28-sdr-parent-494d91dc80f2df5272c4b9e129bc7ade9405225993af9fe34e6542a39a47554b"
+expect 0 "parents 2KiB V1_0" "$BIN" parents --sector 2KiB --api-version V1_0 --digest &&
+  has "$T/out" "parents 2KiB V1_0" "digest: 3da49221e2ed55371b86d0bf3d6526fcf128af61bed904f966428db1b531750d"
+expect 0 "parents node" "$BIN" parents --sector 2KiB --node 5 && has "$T/out" "parents node" "base: [4, 4, 4, 1, 2, 4]"
+expect 2 "parents neither" "$BIN" parents --sector 2KiB && has "$T/err" "parents neither" "c2lab: error:"
+expect 2 "parents bad node" "$BIN" parents --sector 2KiB --node 64 && has "$T/err" "parents bad node" "--node"
+expect 2 "parents bad api" "$BIN" parents --sector 2KiB --api-version V3 --digest && has "$T/err" "parents bad api" "V3"
+h1=$(printf '01%.0s' {1..32}); h2=$(printf '02%.0s' {1..32}); h3=$(printf '03%.0s' {1..32}); h4=$(printf '04%.0s' {1..32})
+# python3: r = sha256(b'\1'*32 + (7).to_bytes(8,'big') + b'\2'*32 + b'\4'*32 + (5).to_bytes(8,'little') + bytes(24));
+# r[31] &= 0x3f; challenge i = int.from_bytes(sha256(r + b'\3'*32 + i.to_bytes(4,'little')), 'little') % 63 + 1
+expect 0 "inputs" "$BIN" inputs --sector 2KiB --prover-id "$h1" --sector-id 7 --ticket "$h2" --seed "$h3" --comm-d "$h4" &&
+  has "$T/out" "inputs" "replica_id: 312e4b346990c8d0667fc2988091d9c6d8ebd100c8217d696f5fae6f26ffca30" &&
+  has "$T/out" "inputs" "challenges: [37, 24]"
+expect 0 "inputs 32GiB" "$BIN" inputs --sector 32GiB --prover-id "$h1" --sector-id 7 --ticket "$h2" --seed "$h3" --comm-d "$h4" &&
+  [ "$(grep -c '^challenges: ' "$T/out")" = 10 ] || fail "inputs 32GiB: not 10 challenge lines"
+expect 2 "inputs short hex" "$BIN" inputs --sector 2KiB --prover-id 01 --sector-id 7 --ticket "$h2" --seed "$h3" --comm-d "$h4" &&
+  has "$T/err" "inputs short hex" "--prover-id"
+expect 0 "circuit-info shape" "$BIN" circuit-info --nodes 8 --layers 2 --challenges 1 --tree 8 --porep-id-byte 44 &&
+  has "$T/out" "circuit-info shape" "synthesized constraints: 1199620" && has "$T/out" "circuit-info shape" "input variables: 22"
+expect 0 "circuit-info shape 8-4-2" "$BIN" circuit-info --nodes 64 --tree 8-4-2 --porep-id-byte 44 &&
+  has "$T/out" "circuit-info shape 8-4-2" "synthesized constraints: 1346982"
+expect 2 "circuit-info bad tree" "$BIN" circuit-info --nodes 64 --tree 8-x && has "$T/err" "circuit-info bad tree" "--tree"
+expect 2 "circuit-info bad nodes" "$BIN" circuit-info --nodes 24 && has "$T/err" "circuit-info bad nodes" "c2lab: error:"
+expect 0 "gen sealing inputs" "$BIN" gen --sector 2KiB --seed 3 --prover-id "$h1" --sector-id 7 --ticket "$h2" \
+  --interactive-seed "$h3" -o "$T/c1s.json" && has "$T/out" "gen sealing inputs" "replica_id:"
+comm_d=$(sed -n 's/^comm_d: //p' "$T/out"); rid=$(sed -n 's/^replica_id: //p' "$T/out")
+expect 0 "inputs of gen" "$BIN" inputs --sector 2KiB --prover-id "$h1" --sector-id 7 --ticket "$h2" --seed "$h3" \
+  --comm-d "$comm_d" && has "$T/out" "inputs of gen" "replica_id: $rid"
+expect 2 "gen bad ticket" "$BIN" gen --sector 2KiB --ticket zz -o "$T/nope.json" && has "$T/err" "gen bad ticket" "--ticket"
+
 finish cli_test

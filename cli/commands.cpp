@@ -130,7 +130,7 @@ int run_prove(const prove_args& a) {
 
     progress("prove", "loading " + a.params);
     auto t0 = clock_type::now();
-    const groth16::parameters params = groth16::read_parameters(a.params);
+    const groth16::parameters params = groth16::read_parameters(a.params, flags.params_io);
     const double t_load = ms_since(t0);
 
     // Check the shape first, for a message better than the prover's size mismatch.
@@ -153,6 +153,7 @@ int run_prove(const prove_args& a) {
 
     progress("prove", "synthesizing and proving (" + a.circuit.circuit + ", steps " + std::to_string(hc.steps) + ")");
     groth16::stage_report report;
+    report.add("load_params", t_load);
     std::vector<fr> inputs;
     const groth16::proof pf = r1cs::with_lc_indexer(flags.lc_indexer, [&](auto tag) {
         using indexer = typename decltype(tag)::type;
@@ -193,7 +194,7 @@ int run_prove(const prove_args& a) {
         for (const auto& x : inputs) std::cout << "  " << fr_to_hex(x) << "\n";
         std::cout << "flags:";
         for (const auto& [k, v] : flags.as_text()) std::cout << " " << k << "=" << v;
-        std::cout << "\nparameters loaded in " << fmt_ms(t_load) << "\n\n" << report.table();
+        std::cout << "\n" << report.table();
     }
     return exit_ok;
 }

@@ -23,12 +23,38 @@ struct circuit_args {
     std::string circuit = circuit_hash_chain;
     std::string steps;   // decimal, >= 1
     std::string sector;  // circuit-info: the PoRep circuit of this sector size instead
+    // circuit-info: an explicit StackedDRG shape (porep::custom_config) when nodes is given.
+    std::string nodes;
+    std::string layers = "2";
+    std::string challenges = "1";
+    std::string tree = "8";           // base[-sub[-top]] arities of tree_c / tree_r_last
+    std::string porep_id_byte = "0";  // the porep id is 32 copies of this byte
 };
 
 struct gen_args {
     std::string sector;
     std::string seed = "1";
     std::string out;
+    // Sealing inputs; empty: derived from the sector size and seed.
+    std::string prover_id;         // 64 hex digits
+    std::string sector_id;         // decimal u64
+    std::string ticket;            // 64 hex digits
+    std::string interactive_seed;  // 64 hex digits (the C1's "seed")
+};
+
+// `c2lab parents`: the parent cache of a registered proof's graph.
+struct parents_args {
+    std::string sector;
+    std::string api_version = "V1_1";
+    std::string node;  // decimal: print this node's 14 parents
+    bool digest = false;
+};
+
+// `c2lab inputs`: replica id and interactive challenges from the sealing inputs.
+struct inputs_args {
+    std::string sector;
+    std::string api_version = "V1_1";
+    std::string prover_id, sector_id, ticket, seed, comm_d;
 };
 
 struct setup_args {
@@ -111,6 +137,9 @@ int run_bench(const std::vector<std::string>& args);
 // porep_cmd.cpp: the PoRep forms, called by run_circuit_info / run_setup / ... when --sector or
 // --c1 is given.
 int run_porep_circuit_info(const std::string& sector);
+int run_porep_shape_info(const circuit_args& a);  // circuit-info --nodes ...
+int run_parents(const parents_args& a);           // porep_cmd.cpp
+int run_inputs(const inputs_args& a);             // porep_cmd.cpp
 int run_porep_setup(const setup_args& a);
 int run_porep_prove(const prove_args& a);
 int run_porep_verify(const verify_args& a);

@@ -65,9 +65,32 @@ int main(int argc, char** argv) {
                                              "512MiB, 32GiB, 64GiB")
                               ->type_name("SIZE");
     o_info_sector->excludes(o_info_steps);
+    auto* o_info_nodes = s_info->add_option("--nodes", info.nodes,
+                                            "an explicit StackedDRG shape instead of a registered proof: the node "
+                                            "count (a power of two; with --layers, --challenges, --tree, "
+                                            "--porep-id-byte)")
+                             ->type_name("N");
+    o_info_nodes->excludes(o_info_steps);
+    o_info_nodes->excludes(o_info_sector);
+    s_info->add_option("--layers", info.layers, "explicit shape: layers")->type_name("L")->capture_default_str()->needs(o_info_nodes);
+    s_info->add_option("--challenges", info.challenges, "explicit shape: challenges (one partition)")
+        ->type_name("C")
+        ->capture_default_str()
+        ->needs(o_info_nodes);
+    s_info->add_option("--tree", info.tree, "explicit shape: tree_c / tree_r_last arities base[-sub[-top]], e.g. 8, 8-8, 8-8-2, 2")
+        ->type_name("B[-S[-T]]")
+        ->capture_default_str()
+        ->needs(o_info_nodes);
+    s_info->add_option("--porep-id-byte", info.porep_id_byte, "explicit shape: the porep id is 32 copies of this byte")
+        ->type_name("B")
+        ->capture_default_str()
+        ->needs(o_info_nodes);
     s_info->footer(
         "With --sector: the StackedDRG circuit of one partition (rust-fil-proofs' circuitinfo); it counts\n"
         "without storing anything, so 32GiB runs on a small machine in seconds.\n"
+        "With --nodes: an explicit shape, as rust-fil-proofs' circuit tests build them; it also prints the\n"
+        "count before the input constraints (storage-proofs-porep tests/stacked_circuit.rs: --nodes 8 --tree 8\n"
+        "--porep-id-byte 44 gives 1199620 and 22 inputs with the one).\n"
         "Output:\n"
         "  constraints: N     includes bellperson's input constraints (input_i * 0 = 0, one per input variable,\n"
         "                     the constant one included): for hash-chain, steps + 2 - the rows of the QAP\n"
@@ -75,6 +98,7 @@ int main(int argc, char** argv) {
         "  aux: K             private variables: steps for hash-chain\n"
         "Example:\n"
         "  c2lab circuit-info --sector 32GiB\n"
+        "  c2lab circuit-info --nodes 64 --layers 2 --challenges 1 --tree 8-4-2 --porep-id-byte 44\n"
         "  c2lab circuit-info --circuit hash-chain --steps 10");
 
     gen_args gen;
@@ -88,11 +112,75 @@ int main(int argc, char** argv) {
         ->type_name("N")
         ->capture_default_str();
     s_gen->add_option("-o,--output", gen.out, "C1 file to write (atomically)")->type_name("PATH")->required();
+    s_gen->add_option("--prover-id", gen.prover_id, "sealing input: prover id, 64 hex digits (default: from --seed)")
+        ->type_name("HEX");
+    s_gen->add_option("--sector-id", gen.sector_id, "sealing input: sector number, decimal u64 (default: --seed)")
+        ->type_name("N");
+    s_gen->add_option("--ticket", gen.ticket, "sealing input: ticket, 64 hex digits (default: from --seed)")
+        ->type_name("HEX");
+    s_gen->add_option("--interactive-seed", gen.interactive_seed,
+                      "sealing input: the interactive randomness (the C1's seed), 64 hex digits (default: from --seed)")
+        ->type_name("HEX");
     s_gen->footer(
-        "Progress goes to stderr; the commitments and times to stdout.\n"
+        "The data comes first (comm_d depends on the size and --seed only); then, as filecoin-proofs does,\n"
+        "replica_id = SHA-256(prover_id || sector_id BE || ticket || comm_d || porep_id) (top two bits\n"
+        "cleared) and each partition's challenges from replica_id and the interactive seed; `c2lab inputs`\n"
+        "derives the same from the printed values.\n"
+        "Progress goes to stderr; the commitments, sealing inputs and times to stdout.\n"
         "Example:\n"
         "  c2lab gen --sector 2KiB --seed 7 -o c1.json\n"
+        "  c2lab gen --sector 2KiB --seed 7 --prover-id $(printf '01%.0s' {1..32}) --sector-id 42 -o c1.json\n"
         "  c2lab gen --sector 32GiB --seed 1 -o c1-32g.json");
+
+    parents_args parents;
+    auto* s_parents = app.add_subcommand(
+        "parents",
+        "The StackedDRG parent cache of a registered proof (rust-fil-proofs' layout: per node 6 base then 8 "
+        "expansion parents, u32 little-endian): its name and SHA-256 (--digest), or one node's parents.");
+    s_parents->add_option("--sector", parents.sector, "sector size: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB")
+        ->type_name("SIZE")
+        ->required();
+    s_parents->add_option("--api-version", parents.api_version,
+                          "V1_0 (StackedDrg<size>V1, ids 0..4), V1_1 (ids 5..9) or V1_2 (the SyntheticPoRep proofs, "
+                          "ids 10..14)")
+        ->type_name("V")
+        ->capture_default_str();
+    auto* o_digest = s_parents->add_flag("--digest", parents.digest,
+                                         "hash the whole cache, streamed (compare with rust-fil-proofs' "
+                                         "storage-proofs-porep/parent_cache.json)");
+    s_parents->add_option("--node", parents.node, "print this node's 14 parents instead")->type_name("N")->excludes(o_digest);
+    s_parents->footer(
+        "The cache is computed in pieces (oneTBB), never held whole: 8MiB takes seconds, 32GiB (60 GB of\n"
+        "cache) hours on a small machine. Output: registered_proof, nodes, then cache (file name), bytes,\n"
+        "digest; or node, base, expansion.\n"
+        "Example:\n"
+        "  c2lab parents --sector 2KiB --digest\n"
+        "  c2lab parents --sector 8MiB --api-version V1_0 --digest\n"
+        "  c2lab parents --sector 32GiB --node 1000");
+
+    inputs_args inputs;
+    auto* s_inputs = app.add_subcommand(
+        "inputs",
+        "Derive a sector's replica_id and the interactive challenges of every partition from its sealing inputs, "
+        "as filecoin-proofs does.");
+    s_inputs->add_option("--sector", inputs.sector, "sector size: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB")
+        ->type_name("SIZE")
+        ->required();
+    s_inputs->add_option("--api-version", inputs.api_version, "V1_0, V1_1 or V1_2 (selects the porep id)")
+        ->type_name("V")
+        ->capture_default_str();
+    s_inputs->add_option("--prover-id", inputs.prover_id, "prover id, 64 hex digits")->type_name("HEX")->required();
+    s_inputs->add_option("--sector-id", inputs.sector_id, "sector number, decimal u64")->type_name("N")->required();
+    s_inputs->add_option("--ticket", inputs.ticket, "ticket, 64 hex digits")->type_name("HEX")->required();
+    s_inputs->add_option("--seed", inputs.seed, "interactive randomness, 64 hex digits")->type_name("HEX")->required();
+    s_inputs->add_option("--comm-d", inputs.comm_d, "comm_d, 64 hex digits")->type_name("HEX")->required();
+    s_inputs->footer(
+        "replica_id = SHA-256(prover_id || sector_id as u64 big-endian || ticket || comm_d || porep_id), top two\n"
+        "bits cleared; challenge i of partition k = SHA-256(replica_id || seed || (k * per_partition + i) as u32\n"
+        "LE) as a little-endian integer, mod (nodes - 1), + 1. One `challenges:` line per partition.\n"
+        "Example:\n"
+        "  c2lab inputs --sector 2KiB --prover-id $(printf '01%.0s' {1..32}) --sector-id 7 \\\n"
+        "      --ticket $(printf '02%.0s' {1..32}) --seed $(printf '03%.0s' {1..32}) --comm-d $(printf '04%.0s' {1..32})");
 
     setup_args setup;
     auto* s_setup = app.add_subcommand(
@@ -366,8 +454,10 @@ int main(int argc, char** argv) {
     }
 
     try {
-        if (*s_info) return run_circuit_info(info);
+        if (*s_info) return info.nodes.empty() ? run_circuit_info(info) : run_porep_shape_info(info);
         if (*s_gen) return run_gen(gen);
+        if (*s_parents) return run_parents(parents);
+        if (*s_inputs) return run_inputs(inputs);
         if (*s_bench) return run_bench(s_bench->remaining());
         if (*s_setup) return run_setup(setup);
         if (*s_prove) return run_prove(prove);

@@ -1,5 +1,5 @@
-// The PoRep C2 commands of the c2lab CLI: gen, circuit-info --sector, setup / prove / verify
-// with --c1. The stages are the library's (porep/generator, c1_json, circuit; groth16); this
+// The PoRep C2 commands of the c2lab CLI: gen, circuit-info --sector (or an explicit shape),
+// parents, inputs, setup / prove / verify with --c1. The stages are the library's (porep/generator, c1_json, circuit; groth16); this
 // file times them, reports progress on stderr and results on stdout.
 #include <cstdio>
 #include <cstdlib>
@@ -26,6 +26,7 @@
 #include "porep/circuit.hpp"
 #include "porep/generator.hpp"
 #include "porep/params.hpp"
+#include "porep/seal_inputs.hpp"
 #include "r1cs/constraint_matrices.hpp"
 #include "r1cs/proving_assignment.hpp"
 
@@ -40,6 +41,44 @@ namespace {
 using ff::fr;
 
 std::string hex32(const std::array<uint8_t, 32>& d) { return to_hex(std::span<const uint8_t>(d)); }
+
+// 32 bytes from 64 hex digits (an optional 0x prefix); c2lab::error(bad_input) naming the option.
+std::array<uint8_t, 32> parse_hex32(const std::string& text, const std::string& what) {
+    std::vector<uint8_t> v;
+    try {
+        v = from_hex(text);
+    } catch (const error& e) {
+        throw error(errc::bad_input, what + ": " + e.what());
+    }
+    if (v.size() != 32)
+        throw error(errc::bad_input, what + ": " + std::to_string(v.size()) + " bytes, expected 32 (64 hex digits)");
+    std::array<uint8_t, 32> out;
+    std::copy(v.begin(), v.end(), out.begin());
+    return out;
+}
+
+std::string list(const std::vector<uint64_t>& v) {
+    std::string s = "[";
+    for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+    return s + "]";
+}
+
+// base[-sub[-top]], e.g. "8", "8-8", "8-8-2".
+std::array<uint32_t, 3> parse_tree(const std::string& text) {
+    std::array<uint32_t, 3> a{0, 0, 0};
+    size_t part = 0, pos = 0;
+    while (true) {
+        const size_t dash = text.find('-', pos);
+        const std::string piece = text.substr(pos, dash == std::string::npos ? std::string::npos : dash - pos);
+        if (part == 3 || piece.empty() || piece.find_first_not_of("0123456789") != std::string::npos ||
+            piece.size() > 2)
+            throw error(errc::bad_input, "--tree \"" + text + "\": expected base[-sub[-top]] arities, e.g. 8, 8-8, 8-8-2");
+        a[part++] = static_cast<uint32_t>(std::stoul(piece));
+        if (dash == std::string::npos) break;
+        pos = dash + 1;
+    }
+    return a;
+}
 
 using pipeline::count_porep_shape;
 struct loaded_c1 {
@@ -85,13 +124,19 @@ int run_gen(const gen_args& a) {
     const porep::porep_config& cfg = porep::config_for_sector(porep::parse_sector_size(a.sector));
     const uint64_t seed = parse_u64(a.seed, "--seed");
     if (a.out.empty()) throw error(errc::bad_input, "-o: empty output path");
+    porep::seal_input_overrides given;
+    if (!a.prover_id.empty()) given.prover_id = parse_hex32(a.prover_id, "--prover-id");
+    if (!a.sector_id.empty()) given.sector_id = parse_u64(a.sector_id, "--sector-id");
+    if (!a.ticket.empty()) given.ticket = parse_hex32(a.ticket, "--ticket");
+    if (!a.interactive_seed.empty()) given.seed = parse_hex32(a.interactive_seed, "--interactive-seed");
+    const porep::seal_input_values sealing = porep::resolve_seal_inputs(cfg, seed, given);
     progress("gen", cfg.registered_proof + ": " + std::to_string(cfg.partitions) + " partitions x " +
                         std::to_string(cfg.challenges_per_partition) + " challenges, " + std::to_string(cfg.layers) +
                         " layers, seed " + std::to_string(seed));
     const auto t0 = clock_type::now();
     std::string last_stage;
     uint64_t last_pct = 101;
-    const porep::c1_file f = porep::generate_c1(cfg, seed, [&](std::string_view stage, uint64_t done, uint64_t total) {
+    const porep::c1_file f = porep::generate_c1(cfg, seed, given, [&](std::string_view stage, uint64_t done, uint64_t total) {
         const uint64_t pct = total ? done * 100 / total : 100;
         if (stage != last_stage || (pct / 10 != last_pct / 10 && pct % 10 == 0) || done == total) {
             if (stage != last_stage || done == total || pct != last_pct)
@@ -112,6 +157,10 @@ int run_gen(const gen_args& a) {
               << "partitions: " << cfg.partitions << "  challenges: " << cfg.proven_challenges() << "\n"
               << "comm_d: " << hex32(f.phase1_out.comm_d) << "\n"
               << "comm_r: " << hex32(f.phase1_out.comm_r) << "\n"
+              << "prover_id: " << hex32(sealing.prover_id) << "  sector_id: " << sealing.sector_id << "\n"
+              << "ticket: " << hex32(sealing.ticket) << "\n"
+              << "seed: " << hex32(sealing.seed) << "\n"
+              << "replica_id: " << hex32(f.phase1_out.replica_id) << "\n"
               << "time: generate " << fmt_ms(t_gen) << ", encode and write " << fmt_ms(t_write) << "\n";
     return exit_ok;
 }
@@ -128,6 +177,88 @@ int run_porep_circuit_info(const std::string& sector) {
               << "aux: " << sc.num_aux() << "\n"
               << "input variables: " << sc.num_inputs() << " (public inputs + the constant one)\n"
               << "shape synthesis: " << fmt_ms(t) << "\n";
+    return exit_ok;
+}
+
+int run_porep_shape_info(const circuit_args& a) {
+    const uint64_t nodes = parse_u64(a.nodes, "--nodes");
+    const uint64_t layers = parse_u64(a.layers, "--layers");
+    const uint64_t challenges = parse_u64(a.challenges, "--challenges");
+    const uint64_t id_byte = parse_u64(a.porep_id_byte, "--porep-id-byte");
+    if (id_byte > 255) throw error(errc::bad_input, "--porep-id-byte: " + std::to_string(id_byte) + " is above 255");
+    if (layers > 36 || challenges > (1u << 16))
+        throw error(errc::bad_input, "--layers / --challenges: out of range (at most 36 layers, 65536 challenges)");
+    const auto arity = parse_tree(a.tree);
+    const porep::porep_config cfg =
+        porep::custom_config(nodes, static_cast<uint32_t>(layers), static_cast<uint32_t>(challenges), arity[0],
+                             arity[1], arity[2], static_cast<uint8_t>(id_byte));
+    const auto t0 = clock_type::now();
+    r1cs::shape_counter sc;
+    porep::stacked_circuit::blank(cfg).synthesize(sc);
+    const size_t synthesized = sc.num_constraints();
+    sc.enforce_input_constraints();
+    const double t = ms_since(t0);
+    std::cout << "circuit: StackedDRG " << cfg.nodes << " nodes, " << cfg.layers << " layers, "
+              << cfg.challenges_per_partition << " challenges, tree " << a.tree << ", porep id [" << id_byte
+              << "; 32]\n"
+              << "constraints: " << sc.num_constraints() << "\n"
+              << "public inputs: " << sc.num_inputs() - 1 << "\n"
+              << "aux: " << sc.num_aux() << "\n"
+              << "input variables: " << sc.num_inputs() << " (public inputs + the constant one)\n"
+              << "synthesized constraints: " << synthesized << " (before the input constraints)\n"
+              << "shape synthesis: " << fmt_ms(t) << "\n";
+    return exit_ok;
+}
+
+int run_parents(const parents_args& a) {
+    const porep::porep_config cfg =
+        porep::config_for_api(porep::parse_sector_size(a.sector), porep::parse_api_version(a.api_version));
+    if (a.digest == !a.node.empty())
+        throw error(errc::bad_input, "parents: give either --digest or --node N");
+    const porep::stacked_graph graph(cfg);
+    std::cout << "registered_proof: " << cfg.registered_proof << " (api " << porep::to_string(cfg.api) << ", porep_id "
+              << hex32(cfg.porep_id) << ")\n"
+              << "nodes: " << cfg.nodes << "\n";
+    if (!a.node.empty()) {
+        const uint64_t node = parse_u64(a.node, "--node");
+        if (node >= cfg.nodes)
+            throw error(errc::bad_input, "--node: " + std::to_string(node) + " is not below " + std::to_string(cfg.nodes));
+        std::array<uint32_t, porep::total_degree> p;
+        graph.parents(node, std::span<uint32_t, porep::total_degree>(p));
+        std::cout << "node: " << node << "\n"
+                  << "base: " << list(std::vector<uint64_t>(p.begin(), p.begin() + porep::base_degree)) << "\n"
+                  << "expansion: " << list(std::vector<uint64_t>(p.begin() + porep::base_degree, p.end())) << "\n";
+        return exit_ok;
+    }
+    const auto t0 = clock_type::now();
+    uint64_t last_pct = 0;
+    const auto digest = porep::parent_cache_digest(graph, [&](uint64_t done) {
+        const uint64_t pct = done * 100 / cfg.nodes;
+        if (cfg.nodes > (uint64_t{1} << 20) && pct / 5 != last_pct / 5) {
+            progress("parents", std::to_string(done) + "/" + std::to_string(cfg.nodes) + " nodes");
+            last_pct = pct;
+        }
+    });
+    std::cout << "cache: " << porep::parent_cache_id(graph) << "\n"
+              << "bytes: " << cfg.nodes * porep::parent_cache_entry_bytes << "\n"
+              << "digest: " << hex32(digest) << "\n"
+              << "time: " << fmt_ms(ms_since(t0)) << "\n";
+    return exit_ok;
+}
+
+int run_inputs(const inputs_args& a) {
+    const porep::porep_config cfg =
+        porep::config_for_api(porep::parse_sector_size(a.sector), porep::parse_api_version(a.api_version));
+    const auto prover_id = parse_hex32(a.prover_id, "--prover-id");
+    const uint64_t sector_id = parse_u64(a.sector_id, "--sector-id");
+    const auto ticket = parse_hex32(a.ticket, "--ticket");
+    const auto seed = parse_hex32(a.seed, "--seed");
+    const auto comm_d = parse_hex32(a.comm_d, "--comm-d");
+    const porep::domain replica_id = porep::derive_replica_id(prover_id, sector_id, ticket, comm_d, cfg.porep_id);
+    std::cout << "registered_proof: " << cfg.registered_proof << " (porep_id " << hex32(cfg.porep_id) << ")\n"
+              << "replica_id: " << hex32(replica_id) << "\n"
+              << "partitions: " << cfg.partitions << " x " << cfg.challenges_per_partition << " challenges\n";
+    for (const auto& c : porep::derive_all_challenges(cfg, replica_id, seed)) std::cout << "challenges: " << list(c) << "\n";
     return exit_ok;
 }
 
@@ -196,14 +327,16 @@ int run_porep_prove(const prove_args& a) {
     const std::string params_path = resolve_params(a.params, cfg, sc, a.c1);
     progress("prove", "loading " + params_path);
     auto t0 = clock_type::now();
-    const groth16::parameters params = groth16::read_parameters(params_path);
+    const groth16::parameters params = groth16::read_parameters(params_path, flags.params_io);
     const double t_load = ms_since(t0);
+    report.add("load_params", t_load);
     check_params_shape(params, sc, params_path);
 
     groth16::prover_config pcfg;
     pcfg.msm.window = flags.msm_window;
     pcfg.b_g2 = flags.b_g2;
     pcfg.backend = backend.get();
+    pcfg.repeat_stage = flags.repeat_stage();
     std::vector<uint8_t> bytes;
     for (size_t k = 0; k < circuits.size(); ++k) {
         progress("prove", "partition " + std::to_string(k + 1) + "/" + std::to_string(circuits.size()) + ": " +
@@ -246,7 +379,7 @@ int run_porep_prove(const prove_args& a) {
                   << "circuit: " << cfg.registered_proof << ", " << sc.num_constraints() << " constraints per partition\n"
                   << "flags:";
         for (const auto& [k, v] : flags.as_text()) std::cout << " " << k << "=" << v;
-        std::cout << "\nparameters loaded in " << fmt_ms(t_load) << "\n\n" << report.table();
+        std::cout << "\n" << report.table();
     }
     return exit_ok;
 }

@@ -11,6 +11,7 @@
 #include "gadgets/sha256.hpp"
 #include "porep/graph.hpp"
 #include "porep/label.hpp"
+#include "porep/seal_inputs.hpp"
 #include "porep/sparse_tree.hpp"
 
 namespace c2lab::porep {
@@ -64,7 +65,53 @@ size_t base_levels(const porep_config& cfg) {
     return l;
 }
 
+// The data tree: the sector's data repeats a block of `period` nodes (a power of two,
+// min(nodes, 1024)), node i holding dataset_prf("data", i mod period). Level l < log2(period)
+// of the tree repeats the block tree's level l; above it every node of a level is the same.
+struct data_tree {
+    uint64_t period = 0;
+    std::vector<std::vector<domain>> block;  // block[l]: the block tree's level l
+    std::vector<domain> above;               // above[l]: the value of every node of level l >= log2(period)
+    uint32_t block_levels = 0;
+
+    data_tree(const porep_config& cfg, const std::function<domain(uint64_t)>& leaf) {
+        period = std::min<uint64_t>(cfg.nodes, 1024);
+        block.emplace_back();
+        for (uint64_t i = 0; i < period; ++i) block[0].push_back(leaf(i));
+        while (block.back().size() > 1) {
+            const auto& lo = block.back();
+            std::vector<domain> up;
+            for (size_t i = 0; i < lo.size(); i += 2) up.push_back(gadgets::sha256_hash2_native(lo[i], lo[i + 1]));
+            block.push_back(std::move(up));
+        }
+        block_levels = static_cast<uint32_t>(block.size() - 1);
+        uint32_t height = 0;
+        for (uint64_t n = cfg.nodes; n > 1; n /= 2) ++height;
+        above.assign(height + 1, domain{});
+        above[block_levels] = block.back()[0];
+        for (uint32_t l = block_levels; l < height; ++l) above[l + 1] = gadgets::sha256_hash2_native(above[l], above[l]);
+    }
+    domain node(uint32_t level, uint64_t index) const {
+        if (level < block_levels) return block[level][index % block[level].size()];
+        return above[level];
+    }
+    domain root() const { return above.back(); }
+};
+
 }  // namespace
+
+seal_input_values resolve_seal_inputs(const porep_config& cfg, uint64_t seed, const seal_input_overrides& given) {
+    seal_input_values v;
+    v.prover_id = given.prover_id ? *given.prover_id : prf_bytes("prover_id", cfg.sector_size, seed, 0, 0);
+    v.sector_id = given.sector_id ? *given.sector_id : seed;
+    v.ticket = given.ticket ? *given.ticket : prf_bytes("ticket", cfg.sector_size, seed, 0, 0);
+    v.seed = given.seed ? *given.seed : prf_bytes("seed", cfg.sector_size, seed, 0, 0);
+    return v;
+}
+
+domain generated_comm_d(const porep_config& cfg, uint64_t seed) {
+    return data_tree(cfg, [&](uint64_t i) { return dataset_prf("data", cfg.sector_size, seed, i, 0); }).root();
+}
 
 domain dataset_prf(std::string_view tag, uint64_t sector_size, uint64_t seed, uint64_t a, uint64_t b) noexcept {
     domain d = prf_bytes(tag, sector_size, seed, a, b);
@@ -73,19 +120,28 @@ domain dataset_prf(std::string_view tag, uint64_t sector_size, uint64_t seed, ui
 }
 
 c1_file generate_c1(const porep_config& cfg, uint64_t seed, const progress_fn& progress) {
+    return generate_c1(cfg, seed, seal_input_overrides{}, progress);
+}
+
+c1_file generate_c1(const porep_config& cfg, uint64_t seed, const seal_input_overrides& inputs,
+                    const progress_fn& progress) {
     auto report = [&](std::string_view stage, uint64_t done, uint64_t total) {
         if (progress) progress(stage, done, total);
     };
     auto prf = [&](std::string_view tag, uint64_t a, uint64_t b) { return dataset_prf(tag, cfg.sector_size, seed, a, b); };
 
+    const seal_input_values sealing = resolve_seal_inputs(cfg, seed, inputs);
     c1_file file;
-    file.sector_num = seed;
+    file.sector_num = sealing.sector_id;
     file.sector_size = cfg.sector_size;
     c1_output& out = file.phase1_out;
     out.registered_proof = cfg.registered_proof;
-    out.replica_id = prf("replica_id", 0, 0);
-    out.seed = prf_bytes("seed", cfg.sector_size, seed, 0, 0);
-    out.ticket = prf_bytes("ticket", cfg.sector_size, seed, 0, 0);
+    // The data and its tree first: comm_d, then the replica id as filecoin-proofs derives it.
+    const data_tree data(cfg, [&](uint64_t i) { return prf("data", i, 0); });
+    out.comm_d = data.root();
+    out.replica_id = derive_replica_id(sealing.prover_id, sealing.sector_id, sealing.ticket, out.comm_d, cfg.porep_id);
+    out.seed = sealing.seed;
+    out.ticket = sealing.ticket;
 
     // Challenges of every partition, and the set of nodes whose labels are computed.
     std::vector<std::vector<uint64_t>> challenges(cfg.partitions);
@@ -147,15 +203,15 @@ c1_file generate_c1(const porep_config& cfg, uint64_t seed, const progress_fn& p
     for (uint64_t n = cfg.nodes; n > 1; n /= 2) d_arities.push_back(2);
     sparse_tree tree_d(
         d_arities, [](std::span<const domain> c) { return gadgets::sha256_hash2_native(c[0], c[1]); },
-        [&](uint32_t l, uint64_t i) { return prf("tree_d", l, i); });
+        [&](uint32_t l, uint64_t i) { return data.node(l, i); });
     sparse_tree tree_r(r_arities, poseidon_domain, [&](uint32_t l, uint64_t i) { return prf("tree_r_last", l, i); });
     for (uint64_t c : challenged) {
-        const domain data = prf("data", c, 0);
-        tree_d.set_leaf(c, data);
-        tree_r.set_leaf(c, to_domain(to_fr(data) + to_fr(label(cfg.layers, c))));
+        const domain leaf = data.node(0, c);
+        tree_d.set_leaf(c, leaf);
+        tree_r.set_leaf(c, to_domain(to_fr(leaf) + to_fr(label(cfg.layers, c))));
     }
     report("roots", 0, 3);
-    out.comm_d = tree_d.root();
+    if (tree_d.root() != out.comm_d) throw error(errc::internal, "generator: tree_d root differs from comm_d");
     report("roots", 1, 3);
     const domain comm_c = tree_c.root();
     report("roots", 2, 3);

@@ -254,55 +254,9 @@ TEST(feistel, permutation_is_a_bijection) {
 
 // ---- the graph ----
 
-// The parent cache file of rust-fil-proofs (cache.rs ParentCache::generate): every node's
-// 14 parents as u32 LE; its name hashes the hasher name, the graph identifier, the Feistel
-// keys and the node count (cache_path), and its SHA-256 is listed in
-// storage-proofs-porep/parent_cache.json.
-std::string parent_cache_id(const stacked_graph& g) {
-    const std::string ident = "stacked_graph::StackedGraph{expansion_degree: 8 base_graph: drgraph::BucketGraph{size: " +
-                              std::to_string(g.nodes()) + "; degree: 6; hasher: poseidon_hasher} }";
-    auto buf = bytes_of("poseidon_hasher");
-    buf.insert(buf.end(), ident.begin(), ident.end());
-    for (uint64_t k : g.feistel_keys())
-        for (int i = 0; i < 8; ++i) buf.push_back(static_cast<uint8_t>(k >> (8 * i)));
-    for (int i = 0; i < 4; ++i) buf.push_back(static_cast<uint8_t>(g.nodes() >> (8 * i)));
-    return "v28-sdr-parent-" + to_hex(sha256_digest(buf));
-}
+// The parent cache (its file name and SHA-256 against storage-proofs-porep/parent_cache.json)
+// is tested in seal_inputs_test.cpp, through porep/seal_inputs.hpp.
 
-std::string parent_cache_digest(const stacked_graph& g) {
-    std::vector<uint8_t> data;
-    data.reserve(g.nodes() * total_degree * 4);
-    std::array<uint32_t, total_degree> p;
-    for (uint64_t n = 0; n < g.nodes(); ++n) {
-        g.parents(n, p);
-        for (uint32_t x : p)
-            for (int i = 0; i < 4; ++i) data.push_back(static_cast<uint8_t>(x >> (8 * i)));
-    }
-    return to_hex(sha256_digest(data));
-}
-
-// Entries of storage-proofs-porep/parent_cache.json (rust-fil-proofs).
-TEST(graph, parent_cache_2kib_v1_1_matches_manifest) {
-    stacked_graph g(config_for_sector(2048));
-    EXPECT_EQ(parent_cache_id(g), "v28-sdr-parent-494d91dc80f2df5272c4b9e129bc7ade9405225993af9fe34e6542a39a47554b");
-    EXPECT_EQ(parent_cache_digest(g), "840057702eea7652cf97e04306c30fe57174714d90de156a25eddd6075c25b97");
-}
-
-TEST(graph, parent_cache_2kib_v1_0_matches_manifest) {
-    stacked_graph g(64, make_porep_id(0), api_version::v1_0_0);  // StackedDrg2KiBV1
-    EXPECT_EQ(parent_cache_id(g), "v28-sdr-parent-3f0eef38bb48af1f48ad65e14eb85b4ebfc167cec18cd81764f6d998836c9899");
-    EXPECT_EQ(parent_cache_digest(g), "3da49221e2ed55371b86d0bf3d6526fcf128af61bed904f966428db1b531750d");
-}
-
-TEST(graph, parent_cache_8mib_v1_1_matches_manifest) {  // 2^18 nodes: a few seconds
-    stacked_graph g(config_for_sector(8ull << 20));
-    EXPECT_EQ(parent_cache_id(g), "v28-sdr-parent-5eed212119fd91aa6220a27f31a8966444a9381842bceb3a1ea61525bd47a5b5");
-    EXPECT_EQ(parent_cache_digest(g), "03cd13565ded97c240a5f52e54295ad127bd0461b57904cb3a4d79b097bbecab");
-}
-
-// drgraph.rs graph_bucket: sizes 4, 16, 256, 2048; porep id [0] = 0 with V1_0_0 and [0] = 5
-// with V1_2_0; nodes 0 and 1 have all-zero parents; deterministic; no self reference; the
-// predecessor last (V1_0_0) or first (later versions). Also: every base parent < node.
 TEST(graph, bucket_graph_properties) {
     struct version_case {
         porep_id_bytes id;

@@ -117,6 +117,71 @@ porep_id_bytes make_porep_id(uint64_t registered_proof_id, uint64_t nonce) noexc
 
 std::span<const porep_config> registered_configs() noexcept { return table(); }
 
+api_version parse_api_version(std::string_view text) {
+    if (text == "V1_0" || text == "V1_0_0" || text == "1.0.0" || text == "1.0") return api_version::v1_0_0;
+    if (text == "V1_1" || text == "V1_1_0" || text == "1.1.0" || text == "1.1") return api_version::v1_1_0;
+    if (text == "V1_2" || text == "V1_2_0" || text == "1.2.0" || text == "1.2") return api_version::v1_2_0;
+    throw error(errc::bad_input, "api version \"" + std::string(text) + "\" is not one of V1_0, V1_1, V1_2");
+}
+
+porep_config config_for_api(uint64_t sector_size, api_version api) {
+    porep_config c = config_for_sector(sector_size);
+    if (api == api_version::v1_1_0) return c;
+    size_t row_index = 0;
+    while (row_index < row_count && rows[row_index].sector_size != sector_size) ++row_index;
+    std::string name = c.registered_proof;  // StackedDrg<size>V1_1
+    name.resize(name.size() - 2);           // StackedDrg<size>V1
+    if (api == api_version::v1_0_0) {
+        c.registered_proof = name;
+        c.registered_proof_id = row_index;  // 0..4
+    } else {
+        c.registered_proof = name + "_1_Feat_SyntheticPoRep";
+        c.registered_proof_id = 10 + row_index;  // 10..14
+    }
+    c.api = api;
+    c.porep_id = make_porep_id(c.registered_proof_id, 0);
+    return c;
+}
+
+porep_config custom_config(uint64_t nodes, uint32_t layers, uint32_t challenges, uint32_t base_arity,
+                           uint32_t sub_arity, uint32_t top_arity, uint8_t porep_id_byte, api_version api) {
+    auto bad = [](const std::string& why) { throw error(errc::bad_input, "custom shape: " + why); };
+    if (nodes < 2 || nodes > (uint64_t{1} << 32) || (nodes & (nodes - 1)) != 0)
+        bad("nodes " + std::to_string(nodes) + " is not a power of two in [2, 2^32]");
+    if (layers < 1 || layers > 36) bad("layers " + std::to_string(layers) + " is not in [1, 36]");
+    if (challenges < 1 || challenges > 1u << 16) bad("challenges " + std::to_string(challenges) + " is not in [1, 65536]");
+    if (base_arity != 2 && base_arity != 4 && base_arity != 8)
+        bad("base arity " + std::to_string(base_arity) + " is not 2, 4 or 8");
+    if (sub_arity != 0 && sub_arity != 2 && sub_arity != 4 && sub_arity != 8)
+        bad("sub-tree arity " + std::to_string(sub_arity) + " is not 0, 2, 4 or 8");
+    if (top_arity != 0 && top_arity != 2) bad("top-tree arity " + std::to_string(top_arity) + " is not 0 or 2");
+    if (top_arity != 0 && sub_arity == 0) bad("a top-tree arity needs a sub-tree arity");
+    porep_config c;
+    c.registered_proof = "custom";
+    c.registered_proof_id = 0;
+    c.api = api;
+    c.porep_id.fill(porep_id_byte);
+    c.sector_size = nodes * node_size;
+    c.nodes = nodes;
+    c.layers = layers;
+    c.partitions = 1;
+    c.total_challenges = challenges;
+    c.challenges_per_partition = challenges;
+    c.base_arity = base_arity;
+    c.sub_arity = sub_arity;
+    c.top_arity = top_arity;
+    c.base_tree_count = top_arity != 0 ? top_arity * sub_arity : (sub_arity != 0 ? sub_arity : 1);
+    if (nodes % c.base_tree_count != 0 || nodes / c.base_tree_count < base_arity)
+        bad(std::to_string(nodes) + " nodes do not fill " + std::to_string(c.base_tree_count) +
+            " base trees of arity " + std::to_string(base_arity));
+    c.base_tree_leaves = nodes / c.base_tree_count;
+    for (uint64_t n = c.base_tree_leaves; n > 1; n /= base_arity)
+        if (n % base_arity != 0)
+            bad(std::to_string(c.base_tree_leaves) + " leaves per base tree are not a power of " +
+                std::to_string(base_arity));
+    return c;
+}
+
 const porep_config& config_for_sector(uint64_t sector_size) {
     if (const porep_config* c = find_size(sector_size)) return *c;
     throw error(errc::bad_input, "sector size " + std::to_string(sector_size) +

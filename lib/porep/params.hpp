@@ -64,4 +64,25 @@ std::string format_sector_size(uint64_t sector_size);
 // registry.rs RegisteredSealProof::porep_id: id (u64 LE) in bytes 0..8, nonce (u64 LE) in 8..16.
 porep_id_bytes make_porep_id(uint64_t registered_proof_id, uint64_t nonce = 0) noexcept;
 
+// "V1_0", "V1_1", "V1_2" (also "1.0.0", "1.1.0", "1.2.0"); anything else throws
+// c2lab::error(errc::bad_input) naming the text.
+api_version parse_api_version(std::string_view text);
+
+// The registered seal proof of a sector size at an API version (rust-filecoin-proofs-api
+// registry.rs): V1_0_0 the StackedDrg<size>V1 proofs (ids 0..4), V1_1_0 the V1_1 ones (ids
+// 5..9, as config_for_sector), V1_2_0 the StackedDrg<size>V1_1_Feat_SyntheticPoRep ones (ids
+// 10..14, the first proofs registered with V1_2_0). Only the graph inputs (porep id, api
+// version) change; layers, partitions, challenges and trees are those of the V1_1 row.
+porep_config config_for_api(uint64_t sector_size, api_version api);
+
+// A shape outside the registered proofs, as rust-fil-proofs' circuit tests build them
+// (storage-proofs-porep tests/stacked_circuit.rs): nodes (a power of two, >= 2), layers,
+// challenges per partition (one partition), tree_c / tree_r_last arities (base 2, 4 or 8; sub
+// 0, 2, 4 or 8; top 0 or 2, with a sub arity), and a porep id of 32 copies of one byte. The
+// nodes must fill base_tree_count full base trees. registered_proof is "custom"; bad values
+// throw c2lab::error(errc::bad_input).
+porep_config custom_config(uint64_t nodes, uint32_t layers, uint32_t challenges, uint32_t base_arity,
+                           uint32_t sub_arity, uint32_t top_arity, uint8_t porep_id_byte,
+                           api_version api = api_version::v1_1_0);
+
 }  // namespace c2lab::porep
