@@ -5,6 +5,7 @@
 #include <string>
 
 #include "gpu/cuda_check.cuh"
+#include "gpu/cuda_raii.cuh"
 
 namespace c2lab::gpu {
 
@@ -40,21 +41,10 @@ unsigned cuda_register_flags(register_flags f) {
 
 // A stream and two events for one timed copy, released on every path.
 struct timed_stream {
-    cudaStream_t stream = nullptr;
-    cudaEvent_t start = nullptr, stop = nullptr;
-
-    timed_stream() {
-        C2_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-        C2_CUDA_CHECK(cudaEventCreate(&start));
-        C2_CUDA_CHECK(cudaEventCreate(&stop));
-    }
-    ~timed_stream() {
-        if (stop) cudaEventDestroy(stop);
-        if (start) cudaEventDestroy(start);
-        if (stream) cudaStreamDestroy(stream);
-    }
-    timed_stream(const timed_stream&) = delete;
-    timed_stream& operator=(const timed_stream&) = delete;
+    cuda_stream stream_owner;
+    cuda_event start_owner, stop_owner;
+    cudaStream_t stream = stream_owner.get();
+    cudaEvent_t start = start_owner.get(), stop = stop_owner.get();
 
     double copy_ms(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, const char* what) {
         C2_CUDA_CHECK(cudaEventRecord(start, stream));
@@ -85,12 +75,12 @@ pinned_buffer::pinned_buffer(size_t bytes) {
     void* p = nullptr;
     if (const cudaError_t e = cudaMallocHost(&p, bytes); e != cudaSuccess)
         throw_cuda(e, "cudaMallocHost of " + size_text(bytes));
-    data_ = p;
+    ptr_ = p;
     size_ = bytes;
 }
 
 pinned_buffer::~pinned_buffer() {
-    if (data_) cudaFreeHost(data_);
+    if (ptr_) cudaFreeHost(ptr_);
 }
 
 // ---- host_registration ----
@@ -130,12 +120,12 @@ device_buffer::device_buffer(size_t bytes) {
     if (bytes == 0) return;
     void* p = nullptr;
     if (const cudaError_t e = cudaMalloc(&p, bytes); e != cudaSuccess) throw_cuda(e, "cudaMalloc of " + size_text(bytes));
-    data_ = p;
+    ptr_ = p;
     size_ = bytes;
 }
 
 device_buffer::~device_buffer() {
-    if (data_) cudaFree(data_);
+    if (ptr_) cudaFree(ptr_);
 }
 
 // ---- copies ----

@@ -54,36 +54,49 @@ inline host_pinning parse_host_pinning(std::string_view name) {
                 "host_pinning: unknown variant '" + std::string(name) + "' (expected " + host_pinning_names() + ")");
 }
 
-// ---- pinned host memory ------------------------------------------------------------------
+// ---- an owned range -----------------------------------------------------------------------
 
-// Page-locked host memory from cudaMallocHost. Move-only; an empty (default or moved-from)
-// buffer has data() == nullptr and size() == 0. A size of 0 allocates nothing.
-class pinned_buffer {
+// A pointer and a size that one object owns, move-only; the derived class D releases it in its
+// destructor. Moving leaves the source empty (nullptr, 0); move-assigning releases what the
+// target held first (through D's destructor).
+template <class D>
+class owned_range {
 public:
-    pinned_buffer() noexcept = default;
-    explicit pinned_buffer(size_t bytes);  // throws errc::device naming the size
-    ~pinned_buffer();
+    size_t size() const noexcept { return size_; }
 
-    pinned_buffer(pinned_buffer&& o) noexcept
-        : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)) {}
-    pinned_buffer& operator=(pinned_buffer&& o) noexcept {
+protected:
+    owned_range() noexcept = default;
+    owned_range(owned_range&& o) noexcept : ptr_(std::exchange(o.ptr_, nullptr)), size_(std::exchange(o.size_, 0)) {}
+    owned_range& operator=(owned_range&& o) noexcept {
         if (this != &o) {
-            pinned_buffer old(std::move(*this));
-            data_ = std::exchange(o.data_, nullptr);
+            D old(std::move(static_cast<D&>(*this)));
+            ptr_ = std::exchange(o.ptr_, nullptr);
             size_ = std::exchange(o.size_, 0);
         }
         return *this;
     }
-    pinned_buffer(const pinned_buffer&) = delete;
-    pinned_buffer& operator=(const pinned_buffer&) = delete;
+    owned_range(const owned_range&) = delete;
+    owned_range& operator=(const owned_range&) = delete;
+    ~owned_range() = default;
 
-    void* data() noexcept { return data_; }
-    const void* data() const noexcept { return data_; }
-    size_t size() const noexcept { return size_; }
-
-private:
-    void* data_ = nullptr;
+    void* ptr_ = nullptr;
     size_t size_ = 0;
+};
+
+// ---- pinned host memory ------------------------------------------------------------------
+
+// Page-locked host memory from cudaMallocHost. Move-only; an empty (default or moved-from)
+// buffer has data() == nullptr and size() == 0. A size of 0 allocates nothing.
+class pinned_buffer : public owned_range<pinned_buffer> {
+public:
+    pinned_buffer() noexcept = default;
+    explicit pinned_buffer(size_t bytes);  // throws errc::device naming the size
+    ~pinned_buffer();
+    pinned_buffer(pinned_buffer&&) noexcept = default;
+    pinned_buffer& operator=(pinned_buffer&&) noexcept = default;
+
+    void* data() noexcept { return ptr_; }
+    const void* data() const noexcept { return ptr_; }
 };
 
 // ---- registration of existing host memory ---------------------------------------------------
@@ -106,70 +119,38 @@ constexpr register_flags operator|(register_flags a, register_flags b) noexcept 
 // unregisters it (the memory itself stays the owner's and stays usable). Move-only; the
 // buffer must outlive the registration. Registering a range that overlaps a registered one
 // throws errc::device.
-class host_registration {
+class host_registration : public owned_range<host_registration> {
 public:
     host_registration() noexcept = default;
     // Throws errc::device naming the address, the size and CUDA's message.
     host_registration(void* ptr, size_t bytes, register_flags flags = register_flags::none);
     ~host_registration();  // cudaHostUnregister; a failure there is ignored (see unregister)
-
-    host_registration(host_registration&& o) noexcept
-        : ptr_(std::exchange(o.ptr_, nullptr)), size_(std::exchange(o.size_, 0)) {}
-    host_registration& operator=(host_registration&& o) noexcept {
-        if (this != &o) {
-            host_registration old(std::move(*this));
-            ptr_ = std::exchange(o.ptr_, nullptr);
-            size_ = std::exchange(o.size_, 0);
-        }
-        return *this;
-    }
-    host_registration(const host_registration&) = delete;
-    host_registration& operator=(const host_registration&) = delete;
+    host_registration(host_registration&&) noexcept = default;
+    host_registration& operator=(host_registration&&) noexcept = default;
 
     // cudaHostUnregister now (the object becomes empty); throws errc::device on failure.
     // Nothing to do on an empty registration.
     void unregister();
 
     void* data() const noexcept { return ptr_; }
-    size_t size() const noexcept { return size_; }
     bool registered() const noexcept { return ptr_ != nullptr; }
-
-private:
-    void* ptr_ = nullptr;
-    size_t size_ = 0;
 };
 
 // ---- device memory ------------------------------------------------------------------------
 
 // Device memory from cudaMalloc on the current device. Move-only; a size of 0 allocates
 // nothing.
-class device_buffer {
+class device_buffer : public owned_range<device_buffer> {
 public:
     device_buffer() noexcept = default;
     explicit device_buffer(size_t bytes);  // throws errc::device naming the size
     ~device_buffer();
-
-    device_buffer(device_buffer&& o) noexcept
-        : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)) {}
-    device_buffer& operator=(device_buffer&& o) noexcept {
-        if (this != &o) {
-            device_buffer old(std::move(*this));
-            data_ = std::exchange(o.data_, nullptr);
-            size_ = std::exchange(o.size_, 0);
-        }
-        return *this;
-    }
-    device_buffer(const device_buffer&) = delete;
-    device_buffer& operator=(const device_buffer&) = delete;
+    device_buffer(device_buffer&&) noexcept = default;
+    device_buffer& operator=(device_buffer&&) noexcept = default;
 
     // A device pointer: not to be dereferenced on the host.
-    void* data() noexcept { return data_; }
-    const void* data() const noexcept { return data_; }
-    size_t size() const noexcept { return size_; }
-
-private:
-    void* data_ = nullptr;
-    size_t size_ = 0;
+    void* data() noexcept { return ptr_; }
+    const void* data() const noexcept { return ptr_; }
 };
 
 // ---- timed copies -------------------------------------------------------------------------

@@ -101,28 +101,42 @@ private:
 
 // ---- reading ------------------------------------------------------------------------
 
-class mapped_file {
+// An open, read-only file descriptor and the file's size; closed on destruction.
+class readonly_fd {
 public:
-    explicit mapped_file(const std::string& path) {
-        int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0) throw error(errc::io, "read_parameters: cannot open " + path + ": " + sys_error());
+    explicit readonly_fd(const std::string& path) {
+        fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd_ < 0) throw error(errc::io, "read_parameters: cannot open " + path + ": " + sys_error());
         struct stat st {};
-        if (::fstat(fd, &st) != 0) {
+        if (::fstat(fd_, &st) != 0) {
             std::string e = sys_error();
-            ::close(fd);
+            ::close(fd_);
             throw error(errc::io, "read_parameters: cannot stat " + path + ": " + e);
         }
         size_ = static_cast<size_t>(st.st_size);
+    }
+    ~readonly_fd() { ::close(fd_); }
+    readonly_fd(const readonly_fd&) = delete;
+    readonly_fd& operator=(const readonly_fd&) = delete;
+    int get() const noexcept { return fd_; }
+    size_t size() const noexcept { return size_; }
+
+private:
+    int fd_ = -1;
+    size_t size_ = 0;
+};
+
+// The file mapped read-only (params_io::mmap): pages come in as the decoder touches them.
+class mapped_file {
+public:
+    explicit mapped_file(const std::string& path) {
+        const readonly_fd fd(path);
+        size_ = fd.size();
         if (size_ > 0) {
-            void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
-            if (p == MAP_FAILED) {
-                std::string e = sys_error();
-                ::close(fd);
-                throw error(errc::io, "read_parameters: cannot map " + path + ": " + e);
-            }
+            void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd.get(), 0);
+            if (p == MAP_FAILED) throw error(errc::io, "read_parameters: cannot map " + path + ": " + sys_error());
             data_ = static_cast<const uint8_t*>(p);
         }
-        ::close(fd);
     }
     ~mapped_file() {
         if (data_) ::munmap(const_cast<uint8_t*>(data_), size_);
@@ -136,37 +150,26 @@ private:
     size_t size_ = 0;
 };
 
-// The whole file read into memory with read(2), for params_io::read.
+// The whole file read into memory with read(2) first (params_io::read).
 class read_file_bytes {
 public:
     explicit read_file_bytes(const std::string& path) {
-        int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0) throw error(errc::io, "read_parameters: cannot open " + path + ": " + sys_error());
-        struct stat st {};
-        if (::fstat(fd, &st) != 0) {
-            std::string e = sys_error();
-            ::close(fd);
-            throw error(errc::io, "read_parameters: cannot stat " + path + ": " + e);
-        }
+        const readonly_fd fd(path);
         try {
-            data_.resize(static_cast<size_t>(st.st_size));
+            data_.resize(fd.size());
         } catch (const std::bad_alloc&) {
-            ::close(fd);
-            throw error(errc::resource, "read_parameters: " + path + ": cannot allocate " +
-                                            std::to_string(st.st_size) + " bytes to read it (try params_io=mmap)");
+            throw error(errc::resource, "read_parameters: " + path + ": cannot allocate " + std::to_string(fd.size()) +
+                                            " bytes to read it (try params_io=mmap)");
         }
         size_t done = 0;
         while (done < data_.size()) {
-            const ssize_t n = ::read(fd, data_.data() + done, std::min<size_t>(data_.size() - done, size_t{1} << 30));
+            const ssize_t n = ::read(fd.get(), data_.data() + done, std::min<size_t>(data_.size() - done, size_t{1} << 30));
             if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) {
-                std::string e = n < 0 ? sys_error() : std::string("the file shrank while being read");
-                ::close(fd);
-                throw error(errc::io, "read_parameters: cannot read " + path + ": " + e);
-            }
+            if (n <= 0)
+                throw error(errc::io, "read_parameters: cannot read " + path + ": " +
+                                          (n < 0 ? sys_error() : std::string("the file shrank while being read")));
             done += static_cast<size_t>(n);
         }
-        ::close(fd);
     }
     std::span<const uint8_t> bytes() const noexcept { return data_; }
 
