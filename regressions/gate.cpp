@@ -84,13 +84,12 @@ void trace_stages(const bench_run& baseline, const bench_run& current, const pol
             };
             if (!positive(base) || !positive(cur)) {
                 sr.note = "non-positive values";
-            } else if (base.size() == 1 || cur.size() == 1) {
-                const double ratio = median(cur) / median(base);
-                sr.exact = true;
+            } else if (base.size() < 2 || cur.size() < 2) {
+                // Wall time from one run a side says nothing about its noise: not judged.
+                sr.note = "one sample a side";
                 sr.cmp.median_base = median(base);
                 sr.cmp.median_cur = median(cur);
-                sr.cmp.ci = {ratio, ratio, ratio};
-                sr.result = sr.cmp.result = decide_exact(ratio, direction::lower_is_better, row.rule.margin);
+                sr.cmp.ci = {sr.cmp.median_cur / sr.cmp.median_base, 0, 0};
             } else {
                 copt.decision = {direction::lower_is_better, row.rule.alpha, row.rule.margin};
                 sr.cmp = compare_samples(base, cur, copt);
@@ -283,16 +282,17 @@ std::string markdown_summary(const gate_result& g) {
             last = st.benchmark;
         }
         o << "- " << st.stage << ": " << (st.result == verdict::regressed ? "**slower**" : "faster") << ", ratio "
-          << fmt("%.3f", st.cmp.ci.ratio);
-        if (st.exact)
-            o << " (one sample a side)";
-        else
-            o << " [" << fmt("%.3f", st.cmp.ci.lo) << ", " << fmt("%.3f", st.cmp.ci.hi) << "]";
+          << fmt("%.3f", st.cmp.ci.ratio) << " [" << fmt("%.3f", st.cmp.ci.lo) << ", " << fmt("%.3f", st.cmp.ci.hi)
+          << "]";
         o << ", " << fmt("%.1f", st.cmp.median_base) << " -> " << fmt("%.1f", st.cmp.median_cur) << " ms";
         if (const std::string cmd = stage_benchmark_command(st.stage); !cmd.empty())
             o << "; its own benchmark: `" << cmd << "`";
         o << "\n";
     }
+    if (const auto untested = std::count_if(g.stages.begin(), g.stages.end(),
+                                            [](const stage_row& st) { return !st.note.empty(); }))
+        o << "\n" << untested << " stage time(s) not judged (one sample a side, or non-positive values): run with "
+          << "repetitions to have the stages compared.\n";
     list("Only in the baseline (not judged)", g.only_baseline);
     list("Only in the current run (not judged)", g.only_current);
     list("Ignored by the policy", g.ignored);

@@ -23,7 +23,7 @@
 //   6. Stage tracing: a compared benchmark whose rows carry stage counters ("<stage>_ms", as
 //      bench_prove and `c2lab prove --json` write them) has each stage compared too, as a
 //      benchmark of its own (lower is better, the benchmark's alpha and margin, p-values
-//      adjusted over that benchmark's stages; one sample a side: the exact ratio). Stages that
+//      adjusted over that benchmark's stages; with one sample a side a stage is not judged). Stages that
 //      regressed or improved are named with their ratio and the command that runs the stage's
 //      own benchmark (stage_benchmark_command). Stage verdicts explain; they do not gate.
 #pragma once
@@ -63,9 +63,8 @@ struct stage_row {
     std::string benchmark;  // e.g. "prove/porep/porep-2kib/backend:cpu/iterations:1/real_time"
     std::string stage;      // e.g. "msm_h" (the counter is msm_h_ms)
     bool tested = false;
-    bool exact = false;
-    std::string note;
-    comparison cmp{};
+    std::string note;  // why not tested ("one sample a side", "non-positive values")
+    comparison cmp{};  // untested: the medians and ci.ratio only
     verdict result = verdict::inconclusive;
 };
 
