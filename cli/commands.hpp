@@ -67,7 +67,11 @@ struct setup_args {
 
 struct prove_args {
     circuit_args circuit;
-    std::string c1;
+    std::vector<std::string> c1;  // one file, or several for a batch
+    unsigned count = 1;           // batch: prove the files this many times
+    unsigned jobs = 1;            // batch: jobs in flight (witnesses held at once)
+    double memory_budget_gib = 0; // batch: 0 = the machine's available memory
+    std::string timeline;         // batch: timeline JSON path (and .svg beside it)
     std::string params;
     std::string x0;
     std::string out;
@@ -81,6 +85,7 @@ struct prove_args {
         if (!backend.empty()) f.push_back("backend=" + backend);
         return f;
     }
+    bool batch() const { return c1.size() > 1 || count > 1 || jobs > 1 || !timeline.empty(); }
 };
 
 struct verify_args {
@@ -142,6 +147,7 @@ int run_parents(const parents_args& a);           // porep_cmd.cpp
 int run_inputs(const inputs_args& a);             // porep_cmd.cpp
 int run_porep_setup(const setup_args& a);
 int run_porep_prove(const prove_args& a);
+int run_porep_prove_batch(const prove_args& a);
 int run_porep_verify(const verify_args& a);
 int run_setup(const setup_args& a);
 int run_prove(const prove_args& a);

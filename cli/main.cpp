@@ -210,11 +210,31 @@ int main(int argc, char** argv) {
         "Synthesize the circuit with a witness and create a Groth16 proof: writes the 192-byte proof and the "
         "public inputs, and prints a per-stage timing table.");
     auto* o_prove_steps = add_circuit_options(*s_prove, prove.circuit);
-    s_prove->add_option("--c1", prove.c1,
-                        "PoRep C2: prove every partition of this C1 file (parameters from the cache of "
-                        "`c2lab setup --c1`, or --params)")
+    auto* o_prove_c1 = s_prove->add_option("--c1", prove.c1,
+                                           "PoRep C2: prove every partition of this C1 file (parameters from the "
+                                           "cache of `c2lab setup --c1`, or --params); repeat for a batch")
+                           ->type_name("PATH")
+                           ->excludes(o_prove_steps);
+    s_prove->add_option("--count", prove.count, "batch: prove the --c1 files this many times")
+        ->type_name("N")
+        ->check(CLI::Range(1u, 100000u))
+        ->needs(o_prove_c1);
+    s_prove->add_option("--jobs", prove.jobs,
+                        "batch: jobs in flight; 2 synthesizes the next partition while the current one is in its "
+                        "NTTs and MSMs (each job in flight holds a witness in memory)")
+        ->type_name("J")
+        ->check(CLI::Range(1u, 64u))
+        ->needs(o_prove_c1);
+    s_prove->add_option("--memory-budget", prove.memory_budget_gib,
+                        "batch: GiB the batch may use (default: the machine's available memory); checked before "
+                        "starting")
+        ->type_name("GIB")
+        ->needs(o_prove_c1);
+    s_prove->add_option("--timeline", prove.timeline,
+                        "batch: write every stage's start and end of every job as JSON to PATH, and as a chart to "
+                        "PATH with .svg for .json")
         ->type_name("PATH")
-        ->excludes(o_prove_steps);
+        ->needs(o_prove_c1);
     s_prove->add_option("--params", prove.params, "parameters file from `c2lab setup` (same circuit)")
         ->type_name("PATH");
     s_prove->add_option("--x0", prove.x0, "hash-chain: the private start of the chain (decimal u64)")->type_name("V");
@@ -239,9 +259,14 @@ int main(int argc, char** argv) {
         "table is synthesize (into the proving assignment) then the prover's stages (ntt, msm_*, assemble).\n"
         "With --c1 the table is c1_decode, construct, then per partition (summed) synthesize and the\n"
         "prover's stages; the proof file holds one 192-byte proof per partition, in order.\n"
+        "A batch (several --c1, --count, --jobs or --timeline) proves every partition of every file as a\n"
+        "pipeline: -o is then a directory that gets <file stem>.proof per file (and run), and the report\n"
+        "gives proofs per minute, per-job wall and prove times (avg/min/max), each stage and peak memory.\n"
+        "Before it starts, the batch checks that parameters + jobs x witness + prover fit in memory.\n"
         "Example:\n"
         "  c2lab prove --c1 c1.json -o proof.bin --flag c1_json=simdjson\n"
         "  c2lab prove --c1 c1.json -o proof.bin --backend cuda\n"
+        "  c2lab prove --c1 a.json --c1 b.json --jobs 2 -o proofs/ --timeline proofs/timeline.json\n"
         "  c2lab prove --params params.bin --steps 1000 --x0 42 -o proof.bin \\\n"
         "      --flag lc_indexer=smallvec2 --flag presize=on --flag msm_window=fixed:8 --json");
 

@@ -1,10 +1,15 @@
 // The PoRep C2 commands of the c2lab CLI: gen, circuit-info --sector (or an explicit shape),
 // parents, inputs, setup / prove / verify with --c1. The stages are the library's (porep/generator, c1_json, circuit; groth16); this
 // file times them, reports progress on stderr and results on stdout.
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <optional>
 
 #include <nlohmann/json.hpp>
@@ -14,6 +19,7 @@
 #include "core/hex.hpp"
 #include "pipeline/flags.hpp"
 #include "gpu/backend.hpp"
+#include "pipeline/batch.hpp"
 #include "pipeline/params_cache.hpp"
 #include "groth16/params_file.hpp"
 #include "groth16/proof.hpp"
@@ -308,13 +314,15 @@ int run_porep_setup(const setup_args& a) {
 }
 
 int run_porep_prove(const prove_args& a) {
+    if (a.batch()) return run_porep_prove_batch(a);
+    const std::string& c1 = a.c1.front();
     const flag_values flags = parse_flags(a.all_flags());
     // The backend first: a missing GPU is reported before parameters are read.
     const auto backend = gpu::make_prover_backend(flags.backend, flags.host_pinning);
     if (a.out.empty()) throw error(errc::bad_input, "-o: empty output path");
     groth16::stage_report report;
-    progress("prove", "decoding " + a.c1 + " (c1_json=" + std::string(porep::to_string(flags.c1_json)) + ")");
-    const loaded_c1 l = load_c1(a.c1, flags.c1_json);
+    progress("prove", "decoding " + c1 + " (c1_json=" + std::string(porep::to_string(flags.c1_json)) + ")");
+    const loaded_c1 l = load_c1(c1, flags.c1_json);
     report.add("c1_decode", l.decode_ms);
     const porep::porep_config& cfg = *l.cfg;
     const r1cs::shape_counter sc = count_porep_shape(cfg);
@@ -324,7 +332,7 @@ int run_porep_prove(const prove_args& a) {
         groth16::scoped_stage st(&report, "construct");
         circuits = porep::construct_circuits(cfg, l.file.phase1_out);
     }
-    const std::string params_path = resolve_params(a.params, cfg, sc, a.c1);
+    const std::string params_path = resolve_params(a.params, cfg, sc, c1);
     progress("prove", "loading " + params_path);
     auto t0 = clock_type::now();
     const groth16::parameters params = groth16::read_parameters(params_path, flags.params_io);
@@ -361,7 +369,7 @@ int run_porep_prove(const prove_args& a) {
 
     if (a.json) {
         nlohmann::json j = report.to_json();
-        j["c1"] = a.c1;
+        j["c1"] = c1;
         j["registered_proof"] = cfg.registered_proof;
         j["partitions"] = cfg.partitions;
         j["constraints"] = sc.num_constraints();
@@ -380,6 +388,225 @@ int run_porep_prove(const prove_args& a) {
                   << "flags:";
         for (const auto& [k, v] : flags.as_text()) std::cout << " " << k << "=" << v;
         std::cout << "\n" << report.table();
+    }
+    return exit_ok;
+}
+
+namespace {
+
+// One PoRep partition's witness in the batch pipeline.
+template <class Indexer>
+struct porep_job final : pipeline::prepared_job {
+    r1cs::proving_assignment<Indexer> pa;
+    porep_job(const r1cs::capacity_hint& hint, r1cs::presize_mode presize) : pa(hint, presize) {}
+    groth16::witness_view witness() const override {
+        return {pa.a(), pa.b(), pa.c(), pa.input_assignment(), pa.aux_assignment(),
+                pa.a_aux_density(), pa.b_input_density(), pa.b_aux_density()};
+    }
+};
+
+struct batch_input {
+    std::string path;
+    loaded_c1 c1;
+    std::vector<porep::stacked_circuit> circuits;
+    std::string stem;  // output file stem, unique in the batch
+};
+
+double peak_rss_gib() {
+    rusage ru{};
+    getrusage(RUSAGE_SELF, &ru);
+    return double(ru.ru_maxrss) / double(1 << 20);  // KiB -> GiB
+}
+
+struct min_avg_max {
+    double lo = 0, hi = 0, sum = 0;
+    size_t n = 0;
+    void add(double v) {
+        lo = n ? std::min(lo, v) : v;
+        hi = n ? std::max(hi, v) : v;
+        sum += v;
+        ++n;
+    }
+    double avg() const { return n ? sum / double(n) : 0; }
+    nlohmann::json json() const { return {{"avg", avg()}, {"min", lo}, {"max", hi}}; }
+};
+
+}  // namespace
+
+int run_porep_prove_batch(const prove_args& a) {
+    namespace fs = std::filesystem;
+    const flag_values flags = parse_flags(a.all_flags());
+    const auto backend = gpu::make_prover_backend(flags.backend, flags.host_pinning);
+    if (a.out.empty()) throw error(errc::bad_input, "-o: empty output directory");
+    if (fs::exists(a.out) && !fs::is_directory(a.out))
+        throw error(errc::bad_input, "-o " + a.out + ": a batch writes one proof file per input into a directory, and " +
+                                         a.out + " is a file");
+
+    // Decode and construct every input (before the batch: the batch times proving).
+    std::vector<batch_input> inputs;
+    std::map<std::string, int> stems;
+    const auto t_prep = clock_type::now();
+    for (const std::string& path : a.c1) {
+        progress("prove", "decoding " + path);
+        batch_input in{path, load_c1(path, flags.c1_json), {}, fs::path(path).stem().string()};
+        if (!inputs.empty() && in.c1.cfg->registered_proof != inputs.front().c1.cfg->registered_proof)
+            throw error(errc::bad_input, path + " is a " + in.c1.cfg->registered_proof + " C1 file, " +
+                                             inputs.front().path + " a " + inputs.front().c1.cfg->registered_proof +
+                                             " one: a batch shares one set of parameters, so one proof type");
+        if (const int seen = stems[in.stem]++; seen > 0) in.stem += "-" + std::to_string(seen + 1);
+        in.circuits = porep::construct_circuits(*in.c1.cfg, in.c1.file.phase1_out);
+        inputs.push_back(std::move(in));
+    }
+    const double prep_ms = ms_since(t_prep);
+    const porep::porep_config& cfg = *inputs.front().c1.cfg;
+    const r1cs::shape_counter sc = count_porep_shape(cfg);
+    const std::string params_path = resolve_params(a.params, cfg, sc, inputs.front().path);
+
+    // The jobs: every partition of every file, `count` times.
+    struct job_ref {
+        size_t input, partition, run;
+    };
+    std::vector<job_ref> refs;
+    pipeline::batch_config bc;
+    bc.jobs = a.jobs;
+    for (size_t run = 0; run < a.count; ++run)
+        for (size_t i = 0; i < inputs.size(); ++i)
+            for (size_t k = 0; k < inputs[i].circuits.size(); ++k) {
+                refs.push_back({i, k, run});
+                bc.job_names.push_back(inputs[i].stem + "#" + std::to_string(k) +
+                                       (a.count > 1 ? "/run" + std::to_string(run + 1) : ""));
+            }
+
+    // Memory first: refuse before loading anything large.
+    const pipeline::memory_estimate est = pipeline::estimate_memory(sc.num_constraints(), sc.num_inputs(), sc.num_aux());
+    const uint64_t budget = a.memory_budget_gib > 0 ? uint64_t(a.memory_budget_gib * double(1ull << 30)) : 0;
+    pipeline::check_memory_budget(fs::file_size(params_path), est, a.jobs, budget);
+
+    progress("prove", "loading " + params_path);
+    auto t0 = clock_type::now();
+    const groth16::parameters params = groth16::read_parameters(params_path, flags.params_io);
+    const double t_load = ms_since(t0);
+    check_params_shape(params, sc, params_path);
+
+    groth16::prover_config pcfg;
+    pcfg.msm.window = flags.msm_window;
+    pcfg.b_g2 = flags.b_g2;
+    pcfg.backend = backend.get();
+    pcfg.repeat_stage = flags.repeat_stage();
+    progress("prove", "batch: " + std::to_string(refs.size()) + " jobs (" + std::to_string(sc.num_constraints()) +
+                          " constraints each), " + std::to_string(a.jobs) + " in flight");
+    std::atomic<size_t> done{0};
+    const pipeline::batch_result br = r1cs::with_lc_indexer(flags.lc_indexer, [&](auto tag) {
+        using indexer = typename decltype(tag)::type;
+        return pipeline::prove_batch(
+            params, pcfg, bc,
+            [&](size_t job, groth16::stage_report& rep) -> std::unique_ptr<pipeline::prepared_job> {
+                groth16::scoped_stage st(&rep, "synthesize");
+                auto pj = std::make_unique<porep_job<indexer>>(sc.hint(), flags.presize);
+                inputs[refs[job].input].circuits[refs[job].partition].synthesize(pj->pa);
+                pj->pa.enforce_input_constraints();
+                return pj;
+            },
+            [&] {
+                const size_t n = ++done;
+                progress("prove", "job " + std::to_string(n) + "/" + std::to_string(refs.size()));
+                return std::pair{random_fr_os(), random_fr_os()};
+            });
+    });
+
+    // One proof file per input and run: its partitions' proofs in order.
+    fs::create_directories(a.out);
+    std::vector<std::string> written;
+    for (size_t run = 0; run < a.count; ++run)
+        for (size_t i = 0; i < inputs.size(); ++i) {
+            std::vector<uint8_t> bytes;
+            for (size_t j = 0; j < refs.size(); ++j)
+                if (refs[j].input == i && refs[j].run == run) {
+                    const auto pb = groth16::encode_proof(br.jobs[j].proof);
+                    bytes.insert(bytes.end(), pb.begin(), pb.end());
+                }
+            const std::string path = (fs::path(a.out) / (inputs[i].stem + (a.count > 1 ? "-run" + std::to_string(run + 1)
+                                                                                        : std::string()) +
+                                                         ".proof"))
+                                         .string();
+            write_file_atomic(path, bytes);
+            written.push_back(path);
+        }
+    if (!a.timeline.empty()) {
+        const std::string js = br.tl.to_json().dump(1) + "\n";
+        write_file_atomic(a.timeline, std::vector<uint8_t>(js.begin(), js.end()));
+        fs::path svg = a.timeline;
+        svg.replace_extension(".svg");
+        const std::string sv = br.tl.to_svg();
+        write_file_atomic(svg.string(), std::vector<uint8_t>(sv.begin(), sv.end()));
+    }
+
+    // cuzk-bench's batch summary: wall and prove time per job (avg/min/max), proofs per minute.
+    min_avg_max wall, prove_t;
+    std::map<std::string, min_avg_max> per_stage;
+    std::vector<std::string> stage_order;
+    for (const auto& jr : br.jobs) {
+        wall.add(jr.end_ms - jr.start_ms);
+        double p = 0;
+        for (const auto& [name, ms] : jr.report.stages()) {
+            if (name != "synthesize" && name != "queue") p += ms;
+            if (!per_stage.count(name)) stage_order.push_back(name);
+            per_stage[name].add(ms);
+        }
+        prove_t.add(p);
+    }
+    if (a.json) {
+        nlohmann::json j;
+        j["registered_proof"] = cfg.registered_proof;
+        j["constraints"] = sc.num_constraints();
+        j["count"] = refs.size();
+        j["jobs_in_flight"] = a.jobs;
+        j["wall_ms"] = br.wall_ms;
+        j["proofs_per_minute"] = br.proofs_per_minute();
+        j["job_wall_ms"] = wall.json();
+        j["job_prove_ms"] = prove_t.json();
+        nlohmann::json st = nlohmann::json::object();
+        for (const auto& n : stage_order) st[n] = per_stage[n].json();
+        j["stages_ms"] = st;
+        j["load_params_ms"] = t_load;
+        j["decode_construct_ms"] = prep_ms;
+        j["peak_rss_gib"] = peak_rss_gib();
+        j["proofs"] = written;
+        nlohmann::json fj = nlohmann::json::object();
+        for (const auto& [k, v] : flags.as_text()) fj[k] = v;
+        j["flags"] = fj;
+        nlohmann::json per = nlohmann::json::array();
+        for (const auto& jr : br.jobs) {
+            nlohmann::json r = jr.report.to_json();
+            r["name"] = jr.name;
+            r["start_ms"] = jr.start_ms;
+            r["end_ms"] = jr.end_ms;
+            per.push_back(r);
+        }
+        j["per_job"] = per;
+        if (!a.timeline.empty()) j["timeline"] = a.timeline;
+        std::cout << j.dump(2) << "\n";
+    } else {
+        char line[160];
+        std::cout << "batch: " << refs.size() << " proofs of " << cfg.registered_proof << " (" << sc.num_constraints()
+                  << " constraints each), " << a.jobs << " in flight\n";
+        std::snprintf(line, sizeof line, "wall %.1f s, %.2f proofs per minute, peak memory %.2f GiB\n",
+                      br.wall_ms / 1000, br.proofs_per_minute(), peak_rss_gib());
+        std::cout << line;
+        std::snprintf(line, sizeof line, "%-12s %10s %10s %10s\n", "per job (ms)", "avg", "min", "max");
+        std::cout << line;
+        auto row = [&](const std::string& name, const min_avg_max& m) {
+            std::snprintf(line, sizeof line, "%-12s %10.1f %10.1f %10.1f\n", name.c_str(), m.avg(), m.lo, m.hi);
+            std::cout << line;
+        };
+        row("wall", wall);
+        row("prove", prove_t);
+        for (const auto& n : stage_order) row(n, per_stage[n]);
+        std::cout << "parameters loaded in " << fmt_ms(t_load) << ", inputs decoded and constructed in " << fmt_ms(prep_ms)
+                  << "\nproofs:";
+        for (const auto& w : written) std::cout << " " << w;
+        std::cout << "\n";
+        if (!a.timeline.empty()) std::cout << "timeline: " << a.timeline << " (and .svg)\n";
     }
     return exit_ok;
 }

@@ -61,4 +61,29 @@ expect 1 "other sector" "$BIN" verify --c1 "$T/c1_8.json" --proof "$T/proof.bin"
 head -c 100 "$T/proof.bin" >"$T/short.bin"
 expect 2 "short proof" "$BIN" verify --c1 "$T/c1.json" --proof "$T/short.bin" && has "$T/err" "short proof" "192"
 
+# Batch: both sectors as a pipeline with two jobs in flight; every proof verifies, the
+# timeline is well formed, and a batch that does not fit the memory budget is refused first.
+expect 2 "batch over budget" "$BIN" prove --c1 "$T/c1.json" --c1 "$T/c1_8.json" --jobs 2 -o "$T/batch0" \
+  --memory-budget 0.5 && has "$T/err" "batch over budget" "lower --jobs"
+[ -e "$T/batch0" ] && fail "a refused batch created $T/batch0"
+expect 2 "batch into a file" "$BIN" prove --c1 "$T/c1.json" --c1 "$T/c1_8.json" -o "$T/proof.bin" &&
+  has "$T/err" "batch into a file" "directory"
+expect 0 "batch --jobs 2" "$BIN" prove --c1 "$T/c1.json" --c1 "$T/c1_8.json" --jobs 2 -o "$T/batch" \
+  --timeline "$T/batch/timeline.json" && has "$T/out" "batch report" "proofs per minute" &&
+  has "$T/out" "batch report" "synthesize"
+expect 0 "verify batch proof 1" "$BIN" verify --c1 "$T/c1.json" --proof "$T/batch/c1.proof"
+expect 0 "verify batch proof 2" "$BIN" verify --c1 "$T/c1_8.json" --proof "$T/batch/c1_8.proof"
+expect 1 "batch proofs not swapped" "$BIN" verify --c1 "$T/c1.json" --proof "$T/batch/c1_8.proof"
+python3 - "$T/batch/timeline.json" <<'PY' || fail "timeline.json is not well formed"
+import json, sys
+t = json.load(open(sys.argv[1]))
+assert [j["name"] for j in t["jobs"]] == ["c1#0", "c1_8#0"], t["jobs"]
+for e in t["events"]:
+    assert 0 <= e["start_ms"] <= e["end_ms"] <= t["wall_ms"] + 1e-6, e
+for job in (0, 1):
+    stages = {e["stage"] for e in t["events"] if e["job"] == job}
+    assert {"synthesize", "queue", "ntt", "msm_h", "assemble"} <= stages, (job, stages)
+PY
+grep -q "<svg" "$T/batch/timeline.svg" 2>/dev/null || fail "no timeline.svg beside timeline.json"
+
 finish porep_e2e_test

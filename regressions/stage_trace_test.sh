@@ -12,7 +12,7 @@ source "$(dirname "$0")/../cli/test_lib.sh"
 run() {  # run OUT [flags...]
   local out=$1
   shift
-  "$BENCH" "$@" --benchmark_filter='prove/hash_chain/b_g2:serial/log_n:12/' --benchmark_repetitions=9 \
+  "$BENCH" "$@" --benchmark_filter='prove/hash_chain/b_g2:serial/log_n:13/' --benchmark_repetitions=9 \
     --benchmark_min_time=0.05 --benchmark_out="$out" --benchmark_out_format=json >/dev/null 2>"$T/bench.err"
 }
 run "$T/base.json" || fail "bench_prove (baseline) failed: $(cat "$T/bench.err")"
@@ -27,8 +27,9 @@ has "$T/out" "gate points at ntt's benchmark" "bench_ntt --benchmark_filter='ntt
 for other in msm_h msm_l msm_a msm_b_g1 msm_b_g2 assemble; do
   grep -qF -- "- $other: **slower**" "$T/out" && fail "gate calls $other slower too: $(grep -F -- "- $other:" "$T/out")"
 done
-# The ratio of the ntt stage: about 2 (it does its work twice).
+# The ratio of the ntt stage: about 2 (it does its work twice); wide bounds, as other load on
+# the machine blurs it.
 ratio=$(grep -F -- "- ntt: **slower**" "$T/out" | sed -n 's/.*ratio \([0-9.]*\).*/\1/p')
-python3 -c "import sys; r=float(sys.argv[1]); sys.exit(0 if 1.6 < r < 2.5 else 1)" "$ratio" ||
+python3 -c "import sys; r=float(sys.argv[1]); sys.exit(0 if 1.3 < r < 3.0 else 1)" "$ratio" ||
   fail "ntt ratio $ratio, expected about 2"
 finish stage_trace_test

@@ -89,12 +89,12 @@ proof create_proof(const parameters& params, const witness_view& w, const fr& r,
     const bool b2_parallel = cfg.b_g2 == b_g2_msm::parallel && !be;
 
     J2 b2 = J2::identity();
-    double b2_ms = 0;
+    std::chrono::steady_clock::time_point b2_start, b2_end;
     auto run_b_g2 = [&] {
-        auto t0 = std::chrono::steady_clock::now();
+        b2_start = std::chrono::steady_clock::now();
         b2 = msm_g2_filtered(b2_q.first(b_in), w.b_input_density, w.input_assignment) +
              msm_g2_filtered(b2_q.subspan(b_in), w.b_aux_density, w.aux_assignment);
-        b2_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        b2_end = std::chrono::steady_clock::now();
     };
     tbb::task_group g2_group;
     if (b2_parallel) g2_group.run(run_b_g2);
@@ -137,7 +137,7 @@ proof create_proof(const parameters& params, const witness_view& w, const fr& r,
         g2_group.wait();  // rethrows an exception of the G2 task
     else
         run_b_g2();
-    if (report) report->add("msm_b_g2", b2_ms);
+    if (report) report->add_span("msm_b_g2", b2_start, b2_end);
 
     scoped_stage t(report, "assemble");
     const auto& vk = params.vk;

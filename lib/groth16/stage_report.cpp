@@ -13,6 +13,12 @@ void stage_report::add(std::string_view name, double ms) {
     stages_.emplace_back(std::string(name), ms);
 }
 
+void stage_report::add_span(std::string_view name, std::chrono::steady_clock::time_point start,
+                            std::chrono::steady_clock::time_point end) {
+    add(name, std::chrono::duration<double, std::milli>(end - start).count());
+    spans_.push_back({std::string(name), start, end});
+}
+
 double stage_report::ms(std::string_view name) const noexcept {
     for (const auto& [n, v] : stages_)
         if (n == name) return v;

@@ -1,0 +1,172 @@
+// The batch prover on the hash-chain circuit: every proof of a batch verifies, with one job in
+// flight and with two; the timeline is well formed; the memory check refuses what does not fit.
+#include "pipeline/batch.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <map>
+#include <set>
+
+#include "core/error.hpp"
+#include "core/rng.hpp"
+#include "groth16/setup.hpp"
+#include "groth16/verifier.hpp"
+#include "r1cs/constraint_matrices.hpp"
+#include "r1cs/proving_assignment.hpp"
+#include "r1cs/test_circuits.hpp"
+
+namespace c2lab::pipeline {
+namespace {
+
+using ff::fr;
+constexpr size_t steps = 300;
+const fr k = fr::from_u64(5);
+
+std::atomic<int> alive{0}, most_alive{0};
+
+struct chain_job final : prepared_job {
+    r1cs::proving_assignment<r1cs::vec_indexer> pa;
+    explicit chain_job(uint64_t x0) {
+        r1cs::hash_chain{steps, k, fr::from_u64(x0)}.synthesize(pa);
+        pa.enforce_input_constraints();
+        const int now = ++alive;
+        int seen = most_alive.load();
+        while (now > seen && !most_alive.compare_exchange_weak(seen, now)) {
+        }
+    }
+    ~chain_job() override { --alive; }
+    groth16::witness_view witness() const override {
+        return {pa.a(), pa.b(), pa.c(), pa.input_assignment(), pa.aux_assignment(),
+                pa.a_aux_density(), pa.b_input_density(), pa.b_aux_density()};
+    }
+};
+
+const groth16::parameters& params() {
+    static const groth16::parameters p = [] {
+        r1cs::constraint_matrices<r1cs::vec_indexer> cs;
+        r1cs::hash_chain{steps, k, std::nullopt}.synthesize(cs);
+        cs.enforce_input_constraints();
+        rng g(9);
+        return groth16::generate_parameters(cs, g);
+    }();
+    return p;
+}
+
+batch_result run(unsigned jobs, size_t count) {
+    batch_config bc;
+    for (size_t j = 0; j < count; ++j) bc.job_names.push_back("chain#" + std::to_string(j));
+    bc.jobs = jobs;
+    rng g(jobs);
+    alive = 0;
+    most_alive = 0;
+    return prove_batch(
+        params(), {}, bc,
+        [](size_t job, groth16::stage_report& rep) {
+            groth16::scoped_stage st(&rep, "synthesize");
+            return std::make_unique<chain_job>(100 + job);
+        },
+        [&g] { return std::pair{fr::random(g), fr::random(g)}; });
+}
+
+void expect_valid(const batch_result& r) {
+    const auto pvk = groth16::prepare_verifying_key(params().vk);
+    for (size_t j = 0; j < r.jobs.size(); ++j) {
+        const fr out = r1cs::hash_chain::output(fr::from_u64(100 + j), k, steps);
+        EXPECT_TRUE(groth16::verify_proof(pvk, r.jobs[j].proof, std::vector<fr>{out})) << "job " << j;
+        // and not for another job's output: the proofs are not interchangeable
+        const fr other = r1cs::hash_chain::output(fr::from_u64(100 + (j + 1) % r.jobs.size()), k, steps);
+        if (r.jobs.size() > 1) {
+            EXPECT_FALSE(groth16::verify_proof(pvk, r.jobs[j].proof, std::vector<fr>{other}));
+        }
+    }
+}
+
+void expect_well_formed(const batch_result& r) {
+    EXPECT_TRUE(r.tl.problems().empty()) << r.tl.problems().front();
+    for (size_t j = 0; j < r.jobs.size(); ++j) {
+        std::set<std::string> stages;
+        for (const auto& e : r.tl.events)
+            if (e.job == j) stages.insert(e.stage);
+        for (const char* s : {"synthesize", "queue", "ntt", "msm_h", "msm_l", "msm_a", "msm_b_g1", "msm_b_g2", "assemble"})
+            EXPECT_TRUE(stages.count(s)) << "job " << j << " has no " << s;
+        EXPECT_LE(r.jobs[j].start_ms, r.jobs[j].end_ms);
+        EXPECT_LE(r.jobs[j].end_ms, r.wall_ms + 1e-6);
+    }
+    EXPECT_GT(r.proofs_per_minute(), 0);
+}
+
+TEST(batch, one_job_in_flight_proves_every_job_in_order) {
+    const batch_result r = run(1, 3);
+    ASSERT_EQ(r.jobs.size(), 3u);
+    expect_valid(r);
+    expect_well_formed(r);
+    EXPECT_EQ(most_alive.load(), 1);
+    // With one token, job j+1 starts after job j's proof is done.
+    for (size_t j = 0; j + 1 < r.jobs.size(); ++j) EXPECT_GE(r.jobs[j + 1].start_ms, r.jobs[j].end_ms);
+}
+
+TEST(batch, two_jobs_in_flight_prove_every_job_and_hold_at_most_two_witnesses) {
+    const batch_result r = run(2, 4);
+    ASSERT_EQ(r.jobs.size(), 4u);
+    expect_valid(r);
+    expect_well_formed(r);
+    EXPECT_LE(most_alive.load(), 2);
+    EXPECT_GE(most_alive.load(), 1);
+}
+
+TEST(batch, bad_configurations_are_refused) {
+    batch_config bc;
+    bc.job_names = {"a"};
+    bc.jobs = 0;
+    auto synth = [](size_t, groth16::stage_report&) { return std::unique_ptr<prepared_job>(); };
+    auto blind = [] { return std::pair{fr::one(), fr::one()}; };
+    EXPECT_THROW(prove_batch(params(), {}, bc, synth, blind), error);
+    bc.jobs = 1;
+    bc.job_names.clear();
+    EXPECT_THROW(prove_batch(params(), {}, bc, synth, blind), error);
+}
+
+TEST(batch, timeline_json_svg_and_problems) {
+    timeline t;
+    t.job_names = {"a<b>.json#0", "c.json#0"};
+    t.wall_ms = 100;
+    t.events = {{0, "synthesize", 0, 40}, {0, "ntt", 40, 70}, {1, "synthesize", 30, 60}, {1, "msm_h", 70, 100}};
+    EXPECT_TRUE(t.problems().empty());
+    const auto j = t.to_json();
+    EXPECT_EQ(j["events"].size(), 4u);
+    EXPECT_EQ(j["jobs"][0]["name"], "a<b>.json#0");
+    const std::string svg = t.to_svg();
+    EXPECT_NE(svg.find("a&lt;b&gt;.json#0"), std::string::npos);
+    EXPECT_EQ(svg.find("a<b>"), std::string::npos);
+    EXPECT_NE(svg.find("<title>ntt: 40.0 to 70.0 ms"), std::string::npos) << svg;
+    t.events.push_back({1, "assemble", 90, 80});
+    t.events.push_back({5, "ntt", 0, 1});
+    t.job_names.push_back("idle");
+    const auto p = t.problems();
+    ASSERT_EQ(p.size(), 3u);
+    EXPECT_NE(p[0].find("ends before it starts"), std::string::npos);
+    EXPECT_NE(p[1].find("no such job"), std::string::npos);
+    EXPECT_NE(p[2].find("job 2 has no stage"), std::string::npos);
+}
+
+TEST(batch, memory_estimate_and_budget) {
+    const memory_estimate e = estimate_memory(1000, 2, 998);  // domain 1024
+    EXPECT_EQ(e.witness_bytes, 32u * (3000 + 1000));
+    EXPECT_EQ(e.prover_bytes, 32u * 4 * 1024);
+    EXPECT_NO_THROW(check_memory_budget(1000, e, 2, 1ull << 30));
+    try {
+        check_memory_budget(1ull << 30, e, 3, 1ull << 20);
+        FAIL() << "a budget of 1 MiB accepted";
+    } catch (const error& ex) {
+        EXPECT_EQ(ex.kind(), errc::resource);
+        const std::string m = ex.what();
+        EXPECT_NE(m.find("3 job(s)"), std::string::npos) << m;
+        EXPECT_NE(m.find("--memory-budget"), std::string::npos) << m;
+        EXPECT_NE(m.find("lower --jobs"), std::string::npos) << m;
+    }
+    EXPECT_GT(available_memory_bytes(), 0u);  // Linux: /proc/meminfo
+}
+
+}  // namespace
+}  // namespace c2lab::pipeline
