@@ -73,9 +73,8 @@ const prepared_case& case_for(int log_n) {
 
 void prove_bench(benchmark::State& state, b_g2_msm mode) {
     const prepared_case& c = case_for(static_cast<int>(state.range(0)));
-    prover_config cfg;
-    cfg.b_g2 = mode;
-    cfg.repeat_stage = bench::opts().flags.repeat_stage();  // test only: inject_stage_slowdown
+    prover_config cfg = bench::opts().flags.prover();  // msm_window, inject_stage_slowdown (test only)
+    cfg.b_g2 = mode;                                    // both variants registered, whatever the flag says
     rng g(1);
     const fr r = fr::random(g), s = fr::random(g);
     stage_report last;
@@ -137,11 +136,7 @@ void prove_porep(benchmark::State& state, const std::string& dataset, backend_ki
         return;
     }
     const auto backend = gpu::make_prover_backend(kind, o.flags.host_pinning);
-    prover_config cfg;
-    cfg.msm.window = o.flags.msm_window;
-    cfg.b_g2 = o.flags.b_g2;
-    cfg.backend = backend.get();
-    cfg.repeat_stage = o.flags.repeat_stage();
+    const prover_config cfg = o.flags.prover(backend.get());
     rng g(1);
     const fr r = fr::random(g), s = fr::random(g);
     stage_report last;

@@ -142,11 +142,7 @@ int run_prove(const prove_args& a) {
                                          std::to_string(sc.num_inputs()) + " inputs, " + std::to_string(sc.num_aux()) +
                                          " aux (use the --steps given to setup)");
 
-    groth16::prover_config cfg;
-    cfg.msm.window = flags.msm_window;
-    cfg.b_g2 = flags.b_g2;
-    cfg.backend = backend.get();
-    cfg.repeat_stage = flags.repeat_stage();
+    const groth16::prover_config cfg = flags.prover(backend.get());
     // The blinding r, s: uniform in Fr from OpenSSL's RAND_bytes (fresh per proof).
     const fr r = random_fr_os();
     const fr s = random_fr_os();

@@ -340,11 +340,7 @@ int run_porep_prove(const prove_args& a) {
     report.add("load_params", t_load);
     check_params_shape(params, sc, params_path);
 
-    groth16::prover_config pcfg;
-    pcfg.msm.window = flags.msm_window;
-    pcfg.b_g2 = flags.b_g2;
-    pcfg.backend = backend.get();
-    pcfg.repeat_stage = flags.repeat_stage();
+    const groth16::prover_config pcfg = flags.prover(backend.get());
     std::vector<uint8_t> bytes;
     for (size_t k = 0; k < circuits.size(); ++k) {
         progress("prove", "partition " + std::to_string(k + 1) + "/" + std::to_string(circuits.size()) + ": " +
@@ -488,11 +484,7 @@ int run_porep_prove_batch(const prove_args& a) {
     const double t_load = ms_since(t0);
     check_params_shape(params, sc, params_path);
 
-    groth16::prover_config pcfg;
-    pcfg.msm.window = flags.msm_window;
-    pcfg.b_g2 = flags.b_g2;
-    pcfg.backend = backend.get();
-    pcfg.repeat_stage = flags.repeat_stage();
+    const groth16::prover_config pcfg = flags.prover(backend.get());
     progress("prove", "batch: " + std::to_string(refs.size()) + " jobs (" + std::to_string(sc.num_constraints()) +
                           " constraints each), " + std::to_string(a.jobs) + " in flight");
     std::atomic<size_t> done{0};

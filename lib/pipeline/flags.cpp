@@ -58,6 +58,15 @@ std::vector<std::pair<std::string, std::string>> flag_values::as_text() const {
             {"host_pinning", std::string(gpu::to_string(host_pinning))}};
 }
 
+groth16::prover_config flag_values::prover(groth16::prover_backend* backend) const {
+    groth16::prover_config cfg;
+    cfg.msm.window = msm_window;
+    cfg.b_g2 = b_g2;
+    cfg.backend = backend;
+    cfg.repeat_stage = repeat_stage();
+    return cfg;
+}
+
 flag_values parse_flags(std::span<const std::string> settings) {
     flag_values v;
     for (const std::string& s : settings) {

@@ -50,6 +50,10 @@ struct flag_values {
     std::string repeat_stage() const { return inject_stage_slowdown == "off" ? "" : inject_stage_slowdown; }
     unsigned inject_slowdown_pct() const noexcept;
 
+    // The prover's settings these flags choose (msm_window, b_g2_msm, the test-only stage
+    // slowdown), with `backend` (from gpu::make_prover_backend(backend, host_pinning); null = CPU).
+    groth16::prover_config prover(groth16::prover_backend* backend = nullptr) const;
+
     // name -> value as text, in registry order.
     std::vector<std::pair<std::string, std::string>> as_text() const;
 };
