@@ -62,45 +62,6 @@ void touch(uint8_t* p, size_t bytes) {
     benchmark::ClobberMemory();
 }
 
-void pinning(benchmark::State& state, mode m) {
-    const size_t bytes = size_t(state.range(0)) << 20;
-    for (auto _ : state) {
-        state.PauseTiming();
-        void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (mem == MAP_FAILED) {
-            state.SkipWithError((std::string("mmap: ") + std::strerror(errno)).c_str());
-            return;
-        }
-        auto* p = static_cast<uint8_t*>(mem);
-        if (m == mode::mlock_touched) touch(p, bytes);
-        state.ResumeTiming();
-        if (m == mode::first_touch) {
-            touch(p, bytes);
-        } else {
-            if (mlock(p, bytes) != 0) {
-                const int e = errno;
-                state.PauseTiming();
-                munmap(mem, bytes);
-                rlimit rl{};
-                getrlimit(RLIMIT_MEMLOCK, &rl);
-                state.SkipWithError((std::string("mlock: ") + std::strerror(e) + " (RLIMIT_MEMLOCK " +
-                                     std::to_string(rl.rlim_cur) + " bytes; raise it with ulimit -l)")
-                                        .c_str());
-                return;
-            }
-            munlock(p, bytes);
-        }
-        state.PauseTiming();
-        munmap(mem, bytes);
-        state.ResumeTiming();
-    }
-    const double gib = double(bytes) / double(1ull << 30);
-    state.counters["GiB/s"] = benchmark::Counter(gib * double(state.iterations()), benchmark::Counter::kIsRate);
-    state.counters["pages"] = double(bytes / page);
-}
-
-// ---- CUDA ----
-
 // A fresh anonymous mapping, unmapped on every path.
 struct mapping {
     void* p = MAP_FAILED;
@@ -118,6 +79,50 @@ struct mapping {
     mapping& operator=(const mapping&) = delete;
     uint8_t* bytes() const { return static_cast<uint8_t*>(p); }
 };
+
+// GiB/s of buffer per iteration and its page count.
+void report_rate(benchmark::State& state, size_t bytes) {
+    const double gib = double(bytes) / double(1ull << 30);
+    state.counters["GiB/s"] = benchmark::Counter(gib * double(state.iterations()), benchmark::Counter::kIsRate);
+    state.counters["pages"] = double(bytes / page);
+}
+
+void pinning(benchmark::State& state, mode m) {
+    const size_t bytes = size_t(state.range(0)) << 20;
+    try {
+        for (auto _ : state) {
+            state.PauseTiming();
+            {
+                mapping buf(bytes);
+                if (m == mode::mlock_touched) touch(buf.bytes(), bytes);
+                state.ResumeTiming();
+                if (m == mode::first_touch) {
+                    touch(buf.bytes(), bytes);
+                } else {
+                    if (mlock(buf.p, bytes) != 0) {
+                        const int e = errno;
+                        state.PauseTiming();
+                        rlimit rl{};
+                        getrlimit(RLIMIT_MEMLOCK, &rl);
+                        state.SkipWithError((std::string("mlock: ") + std::strerror(e) + " (RLIMIT_MEMLOCK " +
+                                             std::to_string(rl.rlim_cur) + " bytes; raise it with ulimit -l)")
+                                                .c_str());
+                        return;
+                    }
+                    munlock(buf.p, bytes);
+                }
+                state.PauseTiming();
+            }  // munmap, untimed
+            state.ResumeTiming();
+        }
+    } catch (const c2lab::error& e) {
+        state.SkipWithError(e.what());
+        return;
+    }
+    report_rate(state, bytes);
+}
+
+// ---- CUDA ----
 
 enum class cuda_mode { host_register, host_register_touched, malloc_host };
 
@@ -146,9 +151,7 @@ void cuda_pinning(benchmark::State& state, cuda_mode m) {
         state.SkipWithError(e.what());
         return;
     }
-    const double gib = double(bytes) / double(1ull << 30);
-    state.counters["GiB/s"] = benchmark::Counter(gib * double(state.iterations()), benchmark::Counter::kIsRate);
-    state.counters["pages"] = double(bytes / page);
+    report_rate(state, bytes);
 }
 
 // One copy of the whole buffer per iteration, timed with CUDA events (manual time).

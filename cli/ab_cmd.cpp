@@ -24,6 +24,7 @@
 #include "commands.hpp"
 #include "core/error.hpp"
 #include "core/file.hpp"
+#include "io.hpp"
 #include "regressions/ab.hpp"
 
 extern char** environ;
@@ -286,7 +287,7 @@ std::vector<std::pair<std::string, std::string>> machine_info() {
 }
 
 void write_text(const fs::path& p, const std::string& s) {
-    write_file_atomic(p.string(), std::span(reinterpret_cast<const uint8_t*>(s.data()), s.size()));
+    write_text_atomic(p.string(), s);
 }
 
 }  // namespace

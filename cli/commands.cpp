@@ -168,7 +168,7 @@ int run_prove(const prove_args& a) {
     const auto bytes = groth16::encode_proof(pf);
     write_file_atomic(a.out, bytes);
     const std::string inputs_text = format_inputs(inputs);
-    write_file_atomic(inputs_path, std::span(reinterpret_cast<const uint8_t*>(inputs_text.data()), inputs_text.size()));
+    write_text_atomic(inputs_path, inputs_text);
 
     if (a.json) {
         nlohmann::json j = report.to_json();

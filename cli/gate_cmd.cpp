@@ -8,6 +8,7 @@
 #include "commands.hpp"
 #include "core/error.hpp"
 #include "core/file.hpp"
+#include "io.hpp"
 #include "regressions/bench_json.hpp"
 #include "regressions/gate.hpp"
 #include "regressions/html_report.hpp"
@@ -42,10 +43,10 @@ int run_gate(const gate_args& a) {
     const regressions::gate_result result = regressions::run_gate(base, cur, pol, opt);
     const std::string md = regressions::markdown_summary(result);
     if (!a.markdown.empty())
-        write_file_atomic(a.markdown, std::span(reinterpret_cast<const uint8_t*>(md.data()), md.size()));
+        write_text_atomic(a.markdown, md);
     if (!a.html.empty()) {
         const std::string html = regressions::html_report(result, "c2lab gate: " + a.current + " vs " + a.baseline, &base, &cur);
-        write_file_atomic(a.html, std::span(reinterpret_cast<const uint8_t*>(html.data()), html.size()));
+        write_text_atomic(a.html, html);
     }
     std::cout << md;
     return result.exit_status() ? exit_regression : exit_ok;

@@ -19,6 +19,11 @@ namespace c2lab::cli {
 using c2lab::read_file;
 using c2lab::write_file_atomic;
 
+// Text (a report, JSON, SVG, markdown) written atomically as its bytes.
+inline void write_text_atomic(const std::string& path, std::string_view text) {
+    write_file_atomic(path, std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+}
+
 std::string fr_to_hex(const ff::fr& x);
 // Throws c2lab::error(bad_input / bad_length / non_canonical) naming `what`.
 ff::fr fr_from_hex(std::string_view text, const std::string& what);

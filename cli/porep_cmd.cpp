@@ -154,7 +154,7 @@ int run_gen(const gen_args& a) {
     const double t_gen = ms_since(t0);
     const auto t1 = clock_type::now();
     const std::string text = porep::encode_c1_file(f);
-    write_file_atomic(a.out, std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+    write_text_atomic(a.out, text);
     const double t_write = ms_since(t1);
     std::cout << "c1: " << a.out << " (" << text.size() << " bytes)\n"
               << "registered_proof: " << cfg.registered_proof << "\n"
@@ -390,17 +390,6 @@ int run_porep_prove(const prove_args& a) {
 
 namespace {
 
-// One PoRep partition's witness in the batch pipeline.
-template <class Indexer>
-struct porep_job final : pipeline::prepared_job {
-    r1cs::proving_assignment<Indexer> pa;
-    porep_job(const r1cs::capacity_hint& hint, r1cs::presize_mode presize) : pa(hint, presize) {}
-    groth16::witness_view witness() const override {
-        return {pa.a(), pa.b(), pa.c(), pa.input_assignment(), pa.aux_assignment(),
-                pa.a_aux_density(), pa.b_input_density(), pa.b_aux_density()};
-    }
-};
-
 struct batch_input {
     std::string path;
     loaded_c1 c1;
@@ -494,7 +483,7 @@ int run_porep_prove_batch(const prove_args& a) {
             params, pcfg, bc,
             [&](size_t job, groth16::stage_report& rep) -> std::unique_ptr<pipeline::prepared_job> {
                 groth16::scoped_stage st(&rep, "synthesize");
-                auto pj = std::make_unique<porep_job<indexer>>(sc.hint(), flags.presize);
+                auto pj = std::make_unique<pipeline::assignment_job<indexer>>(sc.hint(), flags.presize);
                 inputs[refs[job].input].circuits[refs[job].partition].synthesize(pj->pa);
                 pj->pa.enforce_input_constraints();
                 return pj;
@@ -525,12 +514,10 @@ int run_porep_prove_batch(const prove_args& a) {
             written.push_back(path);
         }
     if (!a.timeline.empty()) {
-        const std::string js = br.tl.to_json().dump(1) + "\n";
-        write_file_atomic(a.timeline, std::vector<uint8_t>(js.begin(), js.end()));
+        write_text_atomic(a.timeline, br.tl.to_json().dump(1) + "\n");
         fs::path svg = a.timeline;
         svg.replace_extension(".svg");
-        const std::string sv = br.tl.to_svg();
-        write_file_atomic(svg.string(), std::vector<uint8_t>(sv.begin(), sv.end()));
+        write_text_atomic(svg.string(), br.tl.to_svg());
     }
 
     // cuzk-bench's batch summary: wall and prove time per job (avg/min/max), proofs per minute.

@@ -288,9 +288,9 @@ collection collect(std::span<const variant> variants, const config& c, const run
                 // stage by stage: each stage becomes a benchmark "<name> stage:<stage>".
                 std::vector<bench_value> stages;
                 for (const auto& [metric, values] : b.metrics) {
-                    constexpr std::string_view suffix = "_ms";
-                    if (metric.size() <= suffix.size() || !metric.ends_with(suffix) || values.empty()) continue;
-                    const std::string tag = " stage:" + metric.substr(0, metric.size() - suffix.size());
+                    const auto stage = stage_of_counter(metric);
+                    if (!stage || values.empty()) continue;
+                    const std::string tag = " stage:" + *stage;
                     bench_value sv;
                     sv.name = b.name + tag;
                     sv.normalized = bv.normalized + tag;

@@ -61,6 +61,12 @@ const benchmark_samples* bench_run::find(std::string_view name) const {
     return nullptr;
 }
 
+std::optional<std::string> stage_of_counter(std::string_view metric) {
+    constexpr std::string_view suffix = "_ms";
+    if (metric.size() <= suffix.size() || !metric.ends_with(suffix)) return std::nullopt;
+    return std::string(metric.substr(0, metric.size() - suffix.size()));
+}
+
 bench_run parse_bench_json(std::string_view text, const std::string& source) {
     json doc;
     try {

@@ -30,6 +30,7 @@
 
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -61,6 +62,11 @@ struct bench_run {
 
     const benchmark_samples* find(std::string_view name) const;
 };
+
+// The stage a counter times: "ntt" for "ntt_ms" (bench_prove writes one "<stage>_ms" counter
+// per prover stage), nullopt for any other metric. The gate and `c2lab ab` judge these stage
+// by stage.
+std::optional<std::string> stage_of_counter(std::string_view metric);
 
 // Parses one file's text; `source` names it in error messages.
 bench_run parse_bench_json(std::string_view text, const std::string& source);

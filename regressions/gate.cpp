@@ -59,30 +59,47 @@ verdict decide_exact(double ratio, direction dir, double margin) {
 
 namespace {
 
+bool all_positive(const std::vector<double>& v) {
+    return std::all_of(v.begin(), v.end(), [](double x) { return x > 0; });
+}
+
+// Steps 4 and 6: the tested rows' p-values adjusted together, then each verdict from its
+// adjusted p, its interval and decision options (options_of(row)).
+template <class Row, class Options>
+void adjust_and_decide(std::vector<Row>& rows, const std::vector<std::size_t>& tested, adjustment a,
+                       const Options& options_of) {
+    std::vector<double> ps;
+    for (std::size_t i : tested) ps.push_back(rows[i].cmp.p);
+    const std::vector<double> adj = adjust(ps, a);
+    for (std::size_t k = 0; k < tested.size(); ++k) {
+        Row& r = rows[tested[k]];
+        r.cmp.p_adjusted = adj[k];
+        r.result = r.cmp.result = decide(adj[k], r.cmp.ci, options_of(r));
+    }
+}
+
 // Step 6: the "<stage>_ms" counters of every compared benchmark that has them.
 void trace_stages(const bench_run& baseline, const bench_run& current, const policy& p, compare_options copt,
                   gate_result& out) {
-    constexpr std::string_view suffix = "_ms";
     for (const gate_row& row : out.rows) {
         const benchmark_samples* b = baseline.find(row.name);
         const benchmark_samples* c = current.find(row.name);
         if (!b || !c) continue;
         std::vector<stage_row> rows;
         std::vector<std::size_t> tested;
+        const verdict_options stage_decision{direction::lower_is_better, row.rule.alpha, row.rule.margin};
         for (const auto& [metric, base] : b->metrics) {
-            if (metric.size() <= suffix.size() || !metric.ends_with(suffix)) continue;
+            const auto stage = stage_of_counter(metric);
+            if (!stage) continue;
             auto cm = c->metrics.find(metric);
             if (cm == c->metrics.end()) continue;
             const std::vector<double>& cur = cm->second;
             stage_row sr;
             sr.benchmark = row.name;
-            sr.stage = metric.substr(0, metric.size() - suffix.size());
+            sr.stage = *stage;
             sr.cmp.n_base = base.size();
             sr.cmp.n_cur = cur.size();
-            auto positive = [](const std::vector<double>& v) {
-                return !v.empty() && std::all_of(v.begin(), v.end(), [](double x) { return x > 0; });
-            };
-            if (!positive(base) || !positive(cur)) {
+            if (base.empty() || cur.empty() || !all_positive(base) || !all_positive(cur)) {
                 sr.note = "non-positive values";
             } else if (base.size() < 2 || cur.size() < 2) {
                 // Wall time from one run a side says nothing about its noise: not judged.
@@ -91,21 +108,14 @@ void trace_stages(const bench_run& baseline, const bench_run& current, const pol
                 sr.cmp.median_cur = median(cur);
                 sr.cmp.ci = {sr.cmp.median_cur / sr.cmp.median_base, 0, 0};
             } else {
-                copt.decision = {direction::lower_is_better, row.rule.alpha, row.rule.margin};
+                copt.decision = stage_decision;
                 sr.cmp = compare_samples(base, cur, copt);
                 sr.tested = true;
                 tested.push_back(rows.size());
             }
             rows.push_back(std::move(sr));
         }
-        std::vector<double> ps;
-        for (std::size_t i : tested) ps.push_back(rows[i].cmp.p);
-        const std::vector<double> adj = adjust(ps, p.adjust);
-        for (std::size_t k = 0; k < tested.size(); ++k) {
-            stage_row& r = rows[tested[k]];
-            r.cmp.p_adjusted = adj[k];
-            r.result = r.cmp.result = decide(adj[k], r.cmp.ci, {direction::lower_is_better, row.rule.alpha, row.rule.margin});
-        }
+        adjust_and_decide(rows, tested, p.adjust, [&](const stage_row&) { return stage_decision; });
         for (auto& r : rows) out.stages.push_back(std::move(r));
     }
 }
@@ -172,10 +182,7 @@ gate_result run_gate(const bench_run& baseline, const bench_run& current, const 
         } else if (row.cmp.n_base < row.rule.min_repetitions || row.cmp.n_cur < row.rule.min_repetitions) {
             row.note = "too few repetitions";
         } else {
-            auto positive = [](const std::vector<double>& v) {
-                return std::all_of(v.begin(), v.end(), [](double x) { return x > 0; });
-            };
-            if (!positive(bm->second) || !positive(cm->second)) {
+            if (!all_positive(bm->second) || !all_positive(cm->second)) {
                 row.note = "non-positive values";
             } else {
                 copt.decision = {row.rule.dir, row.rule.alpha, row.rule.margin};
@@ -195,15 +202,9 @@ gate_result run_gate(const bench_run& baseline, const bench_run& current, const 
         else if (p.ignored(c.name) && !baseline.find(c.name)) out.ignored.push_back(c.name);
 
     // p-values adjusted over the run's tested benchmarks; each verdict with its own rule.
-    std::vector<double> ps;
-    for (std::size_t i : tested) ps.push_back(out.rows[i].cmp.p);
-    const std::vector<double> adj = adjust(ps, p.adjust);
-    for (std::size_t k = 0; k < tested.size(); ++k) {
-        gate_row& r = out.rows[tested[k]];
-        r.cmp.p_adjusted = adj[k];
-        r.cmp.result = decide(adj[k], r.cmp.ci, {r.rule.dir, r.rule.alpha, r.rule.margin});
-        r.result = r.cmp.result;
-    }
+    adjust_and_decide(out.rows, tested, p.adjust, [](const gate_row& r) {
+        return verdict_options{r.rule.dir, r.rule.alpha, r.rule.margin};
+    });
     trace_stages(baseline, current, p, copt, out);
     return out;
 }

@@ -87,6 +87,8 @@ proof create_proof(const parameters& params, const witness_view& w, const fr& r,
                   : msm::msm_filtered_bases<ec::g2_curve>(bases, d, scalars, cfg.msm);
     };
     const bool b2_parallel = cfg.b_g2 == b_g2_msm::parallel && !be;
+    // How many times a stage does its work: twice for cfg.repeat_stage (test only), else once.
+    auto runs = [&](std::string_view stage) { return cfg.repeat_stage == stage ? 2 : 1; };
 
     J2 b2 = J2::identity();
     std::chrono::steady_clock::time_point b2_start, b2_end;
@@ -104,7 +106,7 @@ proof create_proof(const parameters& params, const witness_view& w, const fr& r,
         std::vector<fr> h;
         {
             scoped_stage t(report, "ntt");
-            for (int rep = cfg.repeat_stage == "ntt" ? 2 : 1; rep > 0; --rep)
+            for (int rep = runs("ntt"); rep > 0; --rep)
                 h = be ? be->compute_h(w.a, w.b, w.c)
                        : poly::compute_h(std::vector<fr>(w.a.begin(), w.a.end()),
                                          std::vector<fr>(w.b.begin(), w.b.end()),
@@ -112,11 +114,11 @@ proof create_proof(const parameters& params, const witness_view& w, const fr& r,
         }
         {
             scoped_stage t(report, "msm_h");
-            for (int rep = cfg.repeat_stage == "msm_h" ? 2 : 1; rep > 0; --rep) h_acc = msm_g1(params.h, h);
+            for (int rep = runs("msm_h"); rep > 0; --rep) h_acc = msm_g1(params.h, h);
         }
         {
             scoped_stage t(report, "msm_l");
-            for (int rep = cfg.repeat_stage == "msm_l" ? 2 : 1; rep > 0; --rep) l_acc = msm_g1(params.l, w.aux_assignment);
+            for (int rep = runs("msm_l"); rep > 0; --rep) l_acc = msm_g1(params.l, w.aux_assignment);
         }
         {
             scoped_stage t(report, "msm_a");

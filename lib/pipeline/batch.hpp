@@ -23,6 +23,7 @@
 #include "groth16/proof.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/stage_report.hpp"
+#include "r1cs/proving_assignment.hpp"
 #include "pipeline/timeline.hpp"
 
 namespace c2lab::pipeline {
@@ -32,6 +33,20 @@ class prepared_job {
 public:
     virtual ~prepared_job() = default;
     virtual groth16::witness_view witness() const = 0;
+};
+
+// The usual prepared job: a proving assignment (constructed from `args`, then synthesized into
+// by the caller), seen by the prover through its spans.
+template <class Indexer>
+class assignment_job : public prepared_job {
+public:
+    template <class... Args>
+    explicit assignment_job(Args&&... args) : pa(std::forward<Args>(args)...) {}
+    groth16::witness_view witness() const override {
+        return {pa.a(), pa.b(), pa.c(), pa.input_assignment(), pa.aux_assignment(),
+                pa.a_aux_density(), pa.b_input_density(), pa.b_aux_density()};
+    }
+    r1cs::proving_assignment<Indexer> pa;
 };
 
 // Synthesizes job `job` (recording its stages, e.g. "synthesize", into report).

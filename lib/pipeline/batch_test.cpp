@@ -25,8 +25,8 @@ const fr k = fr::from_u64(5);
 
 std::atomic<int> alive{0}, most_alive{0};
 
-struct chain_job final : prepared_job {
-    r1cs::proving_assignment<r1cs::vec_indexer> pa;
+// An assignment job that counts how many are alive at once.
+struct chain_job final : assignment_job<r1cs::vec_indexer> {
     explicit chain_job(uint64_t x0) {
         r1cs::hash_chain{steps, k, fr::from_u64(x0)}.synthesize(pa);
         pa.enforce_input_constraints();
@@ -36,10 +36,6 @@ struct chain_job final : prepared_job {
         }
     }
     ~chain_job() override { --alive; }
-    groth16::witness_view witness() const override {
-        return {pa.a(), pa.b(), pa.c(), pa.input_assignment(), pa.aux_assignment(),
-                pa.a_aux_density(), pa.b_input_density(), pa.b_aux_density()};
-    }
 };
 
 const groth16::parameters& params() {
