@@ -285,6 +285,18 @@ TEST(groth16, b_g2_serial_and_parallel_give_the_same_verifying_proof) {
     EXPECT_EQ(to_string(b_g2_msm::parallel), "parallel");
 }
 
+TEST(groth16, msm_split_gives_the_same_proof) {
+    const auto& s = shared_case::get();
+    const fr r = small(11), t = small(13);
+    prover_config split;
+    split.msm_split = true;
+    split.msm.threads = 2;
+    const proof plain = create_proof(s.params, s.pa, r, t);
+    const proof p = create_proof(s.params, s.pa, r, t, split);
+    EXPECT_EQ(p, plain);
+    EXPECT_TRUE(verify_proof(prepare_verifying_key(s.params.vk), p, std::vector<fr>{s.out}));
+}
+
 // A backend computed with the naive references (msm_naive, poly::compute_h), counting calls; with
 // corrupt_h it returns a wrong h, which must make the proof fail, so the test shows the
 // prover really takes its stages from the backend.

@@ -6,6 +6,7 @@
 #include <tbb/task_group.h>
 
 #include "core/error.hpp"
+#include "msm/split.hpp"
 #include "poly/h_poly.hpp"
 
 namespace c2lab::groth16 {
@@ -73,18 +74,24 @@ proof create_proof(const parameters& params, const witness_view& w, const fr& r,
 
     // The stages, on the CPU or on cfg.backend.
     prover_backend* const be = cfg.backend;
-    auto msm_g1 = [&](std::span<const g1_affine> bases, std::span<const fr> scalars) {
-        return be ? be->msm_g1(bases, scalars) : msm::msm<ec::g1_curve>(bases, scalars, cfg.msm);
+    // h's scalars are never split (they are the h coefficients, not the assignment).
+    const bool split = cfg.msm_split && !be;
+    auto msm_g1 = [&](std::span<const g1_affine> bases, std::span<const fr> scalars, bool splittable = true) {
+        if (be) return be->msm_g1(bases, scalars);
+        return split && splittable ? msm::msm_split<ec::g1_curve>(bases, scalars, cfg.msm)
+                                   : msm::msm<ec::g1_curve>(bases, scalars, cfg.msm);
     };
     auto msm_g1_filtered = [&](std::span<const g1_affine> bases, const msm::density_bitmap& d,
                                std::span<const fr> scalars) {
-        return be ? be->msm_g1(bases, select_by_density(d, scalars))
-                  : msm::msm_filtered_bases<ec::g1_curve>(bases, d, scalars, cfg.msm);
+        if (be) return be->msm_g1(bases, select_by_density(d, scalars));
+        return split ? msm::msm_filtered_bases_split<ec::g1_curve>(bases, d, scalars, cfg.msm)
+                     : msm::msm_filtered_bases<ec::g1_curve>(bases, d, scalars, cfg.msm);
     };
     auto msm_g2_filtered = [&](std::span<const g2_affine> bases, const msm::density_bitmap& d,
                                std::span<const fr> scalars) {
-        return be ? be->msm_g2(bases, select_by_density(d, scalars))
-                  : msm::msm_filtered_bases<ec::g2_curve>(bases, d, scalars, cfg.msm);
+        if (be) return be->msm_g2(bases, select_by_density(d, scalars));
+        return split ? msm::msm_filtered_bases_split<ec::g2_curve>(bases, d, scalars, cfg.msm)
+                     : msm::msm_filtered_bases<ec::g2_curve>(bases, d, scalars, cfg.msm);
     };
     const bool b2_parallel = cfg.b_g2 == b_g2_msm::parallel && !be;
     // How many times a stage does its work: twice for cfg.repeat_stage (test only), else once.
@@ -114,7 +121,7 @@ proof create_proof(const parameters& params, const witness_view& w, const fr& r,
         }
         {
             scoped_stage t(report, "msm_h");
-            for (int rep = runs("msm_h"); rep > 0; --rep) h_acc = msm_g1(params.h, h);
+            for (int rep = runs("msm_h"); rep > 0; --rep) h_acc = msm_g1(params.h, h, false);
         }
         {
             scoped_stage t(report, "msm_l");

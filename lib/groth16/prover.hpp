@@ -9,6 +9,10 @@
 //   assemble  A = alpha + A + r delta;  B = beta2 + B2 + s delta2;  B1 = beta1 + B1 + s delta1
 //             C = s A + r B1 - r s delta + H + L;  everything to affine
 //
+// The msm_split flag: with on, the MSMs whose scalars are the assignment (L, A, B1, B2; not
+// H, whose scalars are the h coefficients) skip 0-scalars and sum the points of 1-scalars
+// by batched affine addition before Pippenger runs on the rest (msm/split.hpp).
+//
 // The b_g2_msm flag: serial runs the G2 MSM after the G1 MSMs; parallel runs it as a
 // tbb::task_group task concurrently with them (each MSM still parallel inside). With
 // parallel, msm_b_g2's time overlaps the G1 stages in the report.
@@ -44,6 +48,7 @@ std::string_view to_string(b_g2_msm m) noexcept;
 struct prover_config {
     msm::msm_config msm;                 // window policy and threads of every MSM
     b_g2_msm b_g2 = b_g2_msm::serial;    // the b_g2_msm flag
+    bool msm_split = false;              // the msm_split flag: L, A, B1, B2 via msm/split.hpp (CPU only)
     poly::ntt_config ntt;                // the h step
     prover_backend* backend = nullptr;   // null: the CPU (lib/poly, lib/msm); else ntt and MSMs go there
     // TEST ONLY (flag inject_stage_slowdown): the stage of this name ("ntt", "msm_h" or

@@ -14,7 +14,33 @@ prepared_verifying_key::prepared_verifying_key(const verifying_key& vk)
       neg_delta_g2(-vk.delta_g2),
       ic(vk.ic) {}
 
-prepared_verifying_key prepare_verifying_key(const verifying_key& vk) { return prepared_verifying_key(vk); }
+void check_verifying_key(const verifying_key& vk) {
+    auto nonzero = [](bool identity, const char* name) {
+        if (identity) throw error(errc::bad_input, std::string("verifying key: ") + name + " is the identity");
+    };
+    nonzero(vk.alpha_g1.is_identity(), "alpha_g1");
+    nonzero(vk.beta_g1.is_identity(), "beta_g1");
+    nonzero(vk.beta_g2.is_identity(), "beta_g2");
+    nonzero(vk.gamma_g2.is_identity(), "gamma_g2");
+    nonzero(vk.delta_g1.is_identity(), "delta_g1");
+    nonzero(vk.delta_g2.is_identity(), "delta_g2");
+    // e(x_g1, -g2) * e(g1, x_g2) == 1 for x = beta, delta.
+    const ec::g2_prepared neg_g2(-g2_affine::generator());
+    auto same_scalar = [&](const g1_affine& x1, const g2_affine& x2, const char* name) {
+        const ec::g2_prepared x2p(x2);
+        const std::pair<g1_affine, const ec::g2_prepared*> terms[2] = {{x1, &neg_g2}, {g1_affine::generator(), &x2p}};
+        if (!(ec::final_exponentiation(ec::multi_miller_loop(terms)) == ec::gt::one()))
+            throw error(errc::bad_input, std::string("verifying key: ") + name +
+                                             "_g1 and " + name + "_g2 are not the same scalar times the generators");
+    };
+    same_scalar(vk.beta_g1, vk.beta_g2, "beta");
+    same_scalar(vk.delta_g1, vk.delta_g2, "delta");
+}
+
+prepared_verifying_key prepare_verifying_key(const verifying_key& vk) {
+    check_verifying_key(vk);
+    return prepared_verifying_key(vk);
+}
 
 bool verify_proof(const prepared_verifying_key& pvk, const proof& p, std::span<const fr> public_inputs) {
     if (pvk.ic.empty() || public_inputs.size() + 1 != pvk.ic.size())

@@ -18,6 +18,11 @@ constexpr flag_info registry[] = {
      "Pippenger window size: bellperson's ceil(ln n), the measured table, or fixed N bits"},
     {"b_g2_msm", "serial|parallel", "serial", "msm",
      "run the G2 MSM after the G1 MSMs, or concurrently with them"},
+    {"msm_split", "off|on", "off", "msm",
+     "sum the points of 0/1 scalars by batched addition (0s skipped) before Pippenger on the rest"},
+    {"synth", "direct|pce", "direct", "synthesize",
+     "evaluate A, B, C while synthesizing, or synthesize the witness only and multiply the pre-compiled "
+     "sparse A, B, C of the circuit's shape"},
     {"c1_json", "nlohmann|simdjson", "nlohmann", "c1_decode",
      "JSON parser of the C1 file (both give identical structures)"},
     {"params_io", "mmap|read", "mmap", "load_params",
@@ -52,6 +57,8 @@ std::vector<std::pair<std::string, std::string>> flag_values::as_text() const {
             {"presize", std::string(r1cs::to_string(presize))},
             {"msm_window", msm_window.to_string()},
             {"b_g2_msm", std::string(groth16::to_string(b_g2))},
+            {"msm_split", msm_split ? "on" : "off"},
+            {"synth", synth},
             {"c1_json", std::string(porep::to_string(c1_json))},
             {"params_io", std::string(groth16::to_string(params_io))},
             {"backend", std::string(groth16::to_string(backend))},
@@ -62,6 +69,7 @@ groth16::prover_config flag_values::prover(groth16::prover_backend* backend) con
     groth16::prover_config cfg;
     cfg.msm.window = msm_window;
     cfg.b_g2 = b_g2;
+    cfg.msm_split = msm_split;
     cfg.backend = backend;
     cfg.repeat_stage = repeat_stage();
     return cfg;
@@ -90,6 +98,14 @@ flag_values parse_flags(std::span<const std::string> settings) {
                 v.msm_window = msm::window_policy::parse(value);
             } else if (name == "b_g2_msm") {
                 v.b_g2 = groth16::parse_b_g2_msm(value);
+            } else if (name == "msm_split") {
+                if (value != "off" && value != "on")
+                    throw error(errc::bad_input, "msm_split: unknown variant '" + value + "' (expected off or on)");
+                v.msm_split = value == "on";
+            } else if (name == "synth") {
+                if (value != "direct" && value != "pce")
+                    throw error(errc::bad_input, "synth: unknown variant '" + value + "' (expected direct or pce)");
+                v.synth = value;
             } else if (name == "c1_json") {
                 v.c1_json = porep::parse_c1_json_decoder(value);
             } else if (name == "inject_stage_slowdown") {

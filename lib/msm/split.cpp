@@ -1,0 +1,161 @@
+#include "msm/split.hpp"
+
+#include <string>
+#include <vector>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_reduce.h>
+
+#include "core/error.hpp"
+#include "core/parallel.hpp"
+
+namespace c2lab::msm {
+
+namespace {
+
+// Below this many points a level of the tree is not worth an inversion: the rest is added
+// in jacobian form (an inversion costs about 200 multiplications, see ff/mont_field.hpp).
+constexpr size_t tree_floor = 64;
+// Points per parallel chunk: large enough that the per-level inversions amortise.
+constexpr size_t chunk_points = size_t{1} << 14;
+
+// The sum of pts (no identities), destroying pts.
+template <class C>
+ec::jacobian<C> sum_chunk(std::vector<ec::affine<C>>& pts) {
+    using field = typename C::field;
+    using J = ec::jacobian<C>;
+    J side = J::identity();  // pairs with equal x, and the leftovers
+    std::vector<field> den;
+    std::vector<size_t> pair_of;  // index of the first point of each batched pair
+    while (pts.size() > tree_floor) {
+        const size_t pairs = pts.size() / 2;
+        den.clear();
+        pair_of.clear();
+        for (size_t i = 0; i < pairs; ++i) {
+            const auto& p = pts[2 * i];
+            const auto& q = pts[2 * i + 1];
+            if (p.x == q.x) {
+                side += p.to_jacobian() + q.to_jacobian();  // doubling or P + (-P): rare
+                continue;
+            }
+            den.push_back(q.x - p.x);
+            pair_of.push_back(2 * i);
+        }
+        ff::batch_inverse(std::span<field>(den));
+        size_t out = 0;
+        for (size_t k = 0; k < pair_of.size(); ++k) {
+            const auto& p = pts[pair_of[k]];
+            const auto& q = pts[pair_of[k] + 1];
+            const field lambda = (q.y - p.y) * den[k];
+            const field x3 = lambda.square() - p.x - q.x;
+            const field y3 = lambda * (p.x - x3) - p.y;
+            pts[out++] = ec::affine<C>{x3, y3};  // out <= pair_of[k]: never overwrites an unread point
+        }
+        if (pts.size() % 2) pts[out++] = pts.back();
+        pts.resize(out);
+    }
+    for (const auto& p : pts) side += p;
+    return side;
+}
+
+template <class C>
+ec::jacobian<C> sum_points(std::span<const ec::affine<C>> points) {
+    using J = ec::jacobian<C>;
+    const size_t chunks = (points.size() + chunk_points - 1) / chunk_points;
+    return tbb::parallel_reduce(
+        tbb::blocked_range<size_t>(0, chunks, 1), J::identity(),
+        [&](const tbb::blocked_range<size_t>& r, J acc) {
+            std::vector<ec::affine<C>> pts;
+            for (size_t c = r.begin(); c < r.end(); ++c) {
+                const size_t lo = c * chunk_points, hi = std::min(points.size(), lo + chunk_points);
+                pts.clear();
+                for (size_t i = lo; i < hi; ++i)
+                    if (!points[i].is_identity()) pts.push_back(points[i]);
+                acc += sum_chunk<C>(pts);
+            }
+            return acc;
+        },
+        [](const J& a, const J& b) { return a + b; });
+}
+
+}  // namespace
+
+template <class C>
+ec::jacobian<C> sum_affine(std::span<const ec::affine<C>> points) {
+    return sum_points<C>(points);
+}
+
+template <class C>
+ec::jacobian<C> msm_split(std::span<const ec::affine<C>> points, std::span<const ff::fr> scalars,
+                          const msm_config& config, split_counts* counts) {
+    if (points.size() != scalars.size())
+        throw error(errc::bad_input, "msm_split: " + std::to_string(points.size()) + " points but " +
+                                         std::to_string(scalars.size()) + " scalars");
+    split_counts n;
+    std::vector<ec::affine<C>> ones;
+    density_bitmap rest(points.size());
+    std::vector<ff::fr> rest_scalars;
+    for (size_t i = 0; i < scalars.size(); ++i) {
+        if (scalars[i].is_zero()) {
+            ++n.zeros;
+        } else if (scalars[i].is_one()) {
+            ++n.ones;
+            ones.push_back(points[i]);
+        } else {
+            rest.set(i);
+            rest_scalars.push_back(scalars[i]);
+        }
+    }
+    n.rest = rest_scalars.size();
+    if (counts) *counts = n;
+    return parallel::in_arena(config.threads, [&] {
+        return sum_points<C>(ones) + msm_density<C>(points, rest, rest_scalars, config);
+    });
+}
+
+template <class C>
+ec::jacobian<C> msm_filtered_bases_split(std::span<const ec::affine<C>> bases, const density_bitmap& density,
+                                         std::span<const ff::fr> scalars, const msm_config& config,
+                                         split_counts* counts) {
+    if (density.size() != scalars.size() || density.count() != bases.size())
+        throw error(errc::bad_input, "msm_filtered_bases_split: " + std::to_string(density.size()) +
+                                         " density bits (" + std::to_string(density.count()) + " set) for " +
+                                         std::to_string(scalars.size()) + " scalars and " +
+                                         std::to_string(bases.size()) + " bases");
+    split_counts n;
+    std::vector<ec::affine<C>> ones;
+    density_bitmap rest(bases.size());
+    std::vector<ff::fr> rest_scalars;
+    size_t j = 0;  // the base of scalar i, when density bit i is set
+    for (size_t i = 0; i < scalars.size(); ++i) {
+        if (!density.test(i)) continue;
+        if (scalars[i].is_zero()) {
+            ++n.zeros;
+        } else if (scalars[i].is_one()) {
+            ++n.ones;
+            ones.push_back(bases[j]);
+        } else {
+            rest.set(j);
+            rest_scalars.push_back(scalars[i]);
+        }
+        ++j;
+    }
+    n.rest = rest_scalars.size();
+    if (counts) *counts = n;
+    return parallel::in_arena(config.threads, [&] {
+        return sum_points<C>(ones) + msm_density<C>(bases, rest, rest_scalars, config);
+    });
+}
+
+#define C2LAB_MSM_SPLIT(C, A)                                                                                  \
+    template ec::jacobian<C> msm_split<C>(std::span<const A>, std::span<const ff::fr>, const msm_config&,     \
+                                          split_counts*);                                                      \
+    template ec::jacobian<C> msm_filtered_bases_split<C>(std::span<const A>, const density_bitmap&,           \
+                                                         std::span<const ff::fr>, const msm_config&,           \
+                                                         split_counts*);                                       \
+    template ec::jacobian<C> sum_affine<C>(std::span<const A>);
+C2LAB_MSM_SPLIT(ec::g1_curve, ec::g1_affine)
+C2LAB_MSM_SPLIT(ec::g2_curve, ec::g2_affine)
+#undef C2LAB_MSM_SPLIT
+
+}  // namespace c2lab::msm
