@@ -2,6 +2,10 @@
 // transforms in place over Fr, and the whole bellperson h step (3 iNTT, 3 coset NTT,
 // a*b - c, divide by Z, coset iNTT), for log_n 10..22 and 1 or 2 threads.
 // Counters: elements/s (n per transform) and butterflies/s ((n/2)*log_n per transform).
+// ntt/floor/log_n:N is the arithmetic floor of a transform of that size: (n/2) * log2(n)
+// Fr multiplications and nothing else (independent products over a block that stays in
+// L1, so the core overlaps them as it can in a butterfly stage); a forward transform's
+// time over the floor's, measured in the same run, is its distance from the floor.
 // Wall-clock time (UseRealTime), since the work runs on oneTBB worker threads.
 // Run: bench_ntt --benchmark_filter='ntt/forward/.*' (or scripts/bench.sh for the suite).
 #include <benchmark/benchmark.h>
@@ -69,6 +73,20 @@ void h_step(benchmark::State& state) {
     set_counters(state, log_n, 7);  // seven transforms per h
 }
 
+void mul_floor(benchmark::State& state) {
+    const size_t log_n = static_cast<size_t>(state.range(0));
+    const size_t muls = (size_t{1} << log_n) / 2 * log_n;
+    constexpr size_t block = 512;  // 2 x 16 KiB: L1-resident
+    std::vector<fr> x = random_vector(block, 4), w = random_vector(block, 5);
+    for (auto _ : state) {
+        for (size_t done = 0; done < muls; done += block)
+            for (size_t i = 0; i < block; ++i) x[i] *= w[i];
+        benchmark::DoNotOptimize(x.data());
+        benchmark::ClobberMemory();
+    }
+    state.counters["muls/s"] = benchmark::Counter(double(muls) * double(state.iterations()), benchmark::Counter::kIsRate);
+}
+
 void transform_args(benchmark::internal::Benchmark* b) {
     b->ArgsProduct({benchmark::CreateDenseRange(10, 22, 1), {1, 2}})->ArgNames({"log_n", "threads"});
 }
@@ -79,6 +97,7 @@ BENCHMARK(transform<forward_ntt>)->Name("ntt/forward")->Apply(transform_args)->U
 BENCHMARK(transform<inverse_ntt>)->Name("ntt/inverse")->Apply(transform_args)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(transform<coset_forward_ntt>)->Name("ntt/coset_forward")->Apply(transform_args)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(transform<coset_inverse_ntt>)->Name("ntt/coset_inverse")->Apply(transform_args)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(mul_floor)->Name("ntt/floor")->DenseRange(10, 22, 1)->ArgNames({"log_n"})->Unit(benchmark::kMillisecond);
 BENCHMARK(h_step)
     ->Name("ntt/h")
     ->ArgsProduct({{10, 14, 16, 18, 20, 22}, {1, 2}})

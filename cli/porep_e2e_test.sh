@@ -37,7 +37,7 @@ expect 0 "prove" "$BIN" prove --c1 "$T/c1.json" -o "$T/proof.bin" &&
 expect 0 "verify" "$BIN" verify --c1 "$T/c1.json" --proof "$T/proof.bin" &&
   { [ "$(cat "$T/out")" = valid ] || fail "verify: printed '$(cat "$T/out")'"; }
 expect 0 "prove simdjson --json" "$BIN" prove --c1 "$T/c1.json" -o "$T/proof2.bin" --json \
-  --flag c1_json=simdjson --flag lc_indexer=smallvec2 --flag b_g2_msm=parallel &&
+  --flag c1_json=simdjson --flag lc_indexer=smallvec2 --flag b_g2_msm=parallel --flag msm_split=on &&
   python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["flags"]["c1_json"]=="simdjson"; assert j["constraints"]==2687961' "$T/out" ||
   fail "prove --json: not the expected JSON"
 expect 0 "verify proof2" "$BIN" verify --c1 "$T/c1.json" --proof "$T/proof2.bin"
