@@ -5,6 +5,7 @@
 
 #include "core/cpu.hpp"
 #include "ec/pairing.hpp"
+#include "ff/ifma.hpp"
 
 namespace {
 
@@ -77,6 +78,30 @@ void field_batch_inverse(benchmark::State& state) {
         benchmark::DoNotOptimize(xs.data());
     }
     state.counters["elements/s"] = benchmark::Counter(double(xs.size()) * state.iterations(), benchmark::Counter::kIsRate);
+}
+
+// Throughput of n independent multiplications out[i] = a[i] * b[i] on one path (ff/ifma.hpp):
+// path:scalar is the mulx loop over the same data, for the side-by-side ratio with path:ifma.
+// Counters: muls/s, and time/mul (seconds per multiplication, CPU time).
+template <class F, batch_path Path>
+void field_mul_batch(benchmark::State& state) {
+    if (Path == batch_path::ifma && !ifma_available()) {
+        state.SkipWithError("the AVX-512 IFMA path is not available on this CPU (or C2LAB_NO_AVX512 is set)");
+        return;
+    }
+    const size_t n = static_cast<size_t>(state.range(0));
+    rng g(15);
+    std::vector<F> a(n), b(n), out(n);
+    for (auto& x : a) x = F::random(g);
+    for (auto& x : b) x = F::random(g);
+    for (auto _ : state) {
+        mul_batch(Path, std::span<F>(out), std::span<const F>(a), std::span<const F>(b));
+        benchmark::DoNotOptimize(out.data());
+        benchmark::ClobberMemory();
+    }
+    const double muls = double(n) * double(state.iterations());
+    state.counters["muls/s"] = benchmark::Counter(muls, benchmark::Counter::kIsRate);
+    state.counters["time/mul"] = benchmark::Counter(muls, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 void fp_sqrt(benchmark::State& state) {
@@ -210,6 +235,11 @@ BENCHMARK(field_mul<fp2>)->Name("ff/fp2_mul");
 BENCHMARK(field_square<fp2>)->Name("ff/fp2_square");
 BENCHMARK(field_mul<fp12>)->Name("ff/fp12_mul");
 BENCHMARK(field_square<fp12>)->Name("ff/fp12_square");
+// Batches of independent multiplications, scalar loop and AVX-512 IFMA side by side.
+BENCHMARK(field_mul_batch<fr, batch_path::scalar>)->Name("ff/fr_mul_batch/path:scalar")->Arg(8)->Arg(64)->Arg(1024)->Arg(4096)->ArgNames({"n"});
+BENCHMARK(field_mul_batch<fr, batch_path::ifma>)->Name("ff/fr_mul_batch/path:ifma")->Arg(8)->Arg(64)->Arg(1024)->Arg(4096)->ArgNames({"n"});
+BENCHMARK(field_mul_batch<fp, batch_path::scalar>)->Name("ff/fp_mul_batch/path:scalar")->Arg(8)->Arg(64)->Arg(1024)->Arg(4096)->ArgNames({"n"});
+BENCHMARK(field_mul_batch<fp, batch_path::ifma>)->Name("ff/fp_mul_batch/path:ifma")->Arg(8)->Arg(64)->Arg(1024)->Arg(4096)->ArgNames({"n"});
 
 BENCHMARK(point_add<g1_curve>)->Name("ec/g1_add_jacobian");
 BENCHMARK(point_add_mixed<g1_curve>)->Name("ec/g1_add_mixed");

@@ -17,6 +17,7 @@
 #   build/release/cli/c2lab baseline update --from results/runs/<stamp>-icount
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export C2LAB_NO_AVX512=1  # valgrind stops at AVX-512 instructions: keep the IFMA batch path (ff/ifma.hpp) off
 filter="" out="" gate=0 list=0 build=build/release
 while (($#)); do
   case "$1" in

@@ -18,6 +18,15 @@ static features probe() noexcept {
         f.adx = (ebx >> 19) & 1;
         f.avx512f = (ebx >> 16) & 1;
         f.avx512ifma = (ebx >> 21) & 1;
+        f.avx512bw = (ebx >> 30) & 1;
+        f.avx512vl = (ebx >> 31) & 1;
+    }
+    // The OS must save the opmask and zmm registers: OSXSAVE (leaf 1, ecx bit 27), then
+    // XCR0 bits 1, 2 (SSE, AVX) and 5, 6, 7 (opmask, ZMM_Hi256, Hi16_ZMM).
+    if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) && ((ecx >> 27) & 1)) {
+        unsigned lo = 0, hi = 0;
+        __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+        f.os_saves_zmm = (lo & 0xe6) == 0xe6;
     }
 #endif
     return f;
@@ -28,15 +37,25 @@ const features& detected() noexcept {
     return f;
 }
 
-static bool portable_forced() noexcept {
-    const char* v = std::getenv("C2LAB_PORTABLE");
+static bool env_flag_set(const char* name) noexcept {
+    const char* v = std::getenv(name);
     return v != nullptr && *v != '\0' && std::strcmp(v, "0") != 0;
 }
+
+static bool portable_forced() noexcept { return env_flag_set("C2LAB_PORTABLE"); }
 
 #if defined(C2LAB_HAVE_X86_ASM)
 const bool use_adx_asm = detected().bmi2 && detected().adx && !portable_forced();
 #else
 const bool use_adx_asm = false;
+#endif
+
+#if defined(__x86_64__)
+const bool use_ifma = detected().avx512f && detected().avx512ifma && detected().avx512vl &&
+                      detected().avx512bw && detected().os_saves_zmm && !portable_forced() &&
+                      !env_flag_set("C2LAB_NO_AVX512");
+#else
+const bool use_ifma = false;
 #endif
 
 }  // namespace c2lab::cpu

@@ -3,6 +3,13 @@
 // the mulx/adcx/adox assembly where the CPU has BMI2 and ADX, else the portable
 // C++ path. Setting the environment variable C2LAB_PORTABLE=1 forces the portable
 // path everywhere (for A/B runs and for tools that do not model these instructions).
+//
+// The AVX-512 IFMA batch multiplication (ff/ifma.hpp) is chosen the same way: use_ifma is
+// true where the CPU has AVX-512 F, VL, BW and IFMA and the OS saves the zmm state, unless
+// the environment sets C2LAB_PORTABLE=1 (every fast path off) or C2LAB_NO_AVX512=1 (only the
+// AVX-512 paths off: for valgrind, which stops at AVX-512 instructions, and for A/B runs).
+// The rest of c2lab is compiled for x86-64-v3; only the kernels of ff/ifma.cpp carry an
+// AVX-512 target attribute and they run only when use_ifma is true.
 #pragma once
 
 namespace c2lab::cpu {
@@ -12,6 +19,9 @@ struct features {
     bool adx = false;
     bool avx512f = false;
     bool avx512ifma = false;
+    bool avx512vl = false;
+    bool avx512bw = false;
+    bool os_saves_zmm = false;  // OSXSAVE and XCR0 enables the opmask and zmm state
 };
 
 // What the processor reports (cpuid), independent of any override.
@@ -19,5 +29,9 @@ const features& detected() noexcept;
 
 // True when the mulx/adcx/adox field multiplication is in use.
 extern const bool use_adx_asm;
+
+// True when the AVX-512 IFMA batch multiplication (ff/ifma.hpp) is in use; false when the
+// CPU or OS lacks it, or C2LAB_PORTABLE=1 or C2LAB_NO_AVX512=1 is set in the environment.
+extern const bool use_ifma;
 
 }  // namespace c2lab::cpu

@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "core/parallel.hpp"
+#include "ff/ifma.hpp"
 
 namespace c2lab::poly {
 namespace {
@@ -43,8 +44,25 @@ void bit_reverse_permute(std::span<fr> a, size_t log_n) {
     });
 }
 
+// (p[t], q[t]) <- (p[t] + w[t] q[t], p[t] - w[t] q[t]) for t < count. Ifma: 8 butterflies per
+// vector operation in ff::butterfly_batch's AVX-512 IFMA kernel (the same bits).
+template <bool Ifma>
+inline void butterflies(fr* p, fr* q, const fr* w, size_t count) noexcept {
+    if constexpr (Ifma) {
+        ff::butterfly_batch(ff::batch_path::ifma, std::span<fr>(p, count), std::span<fr>(q, count),
+                            std::span<const fr>(w, count));
+    } else {
+        for (size_t t = 0; t < count; ++t) {
+            fr u = p[t], v = q[t] * w[t];
+            p[t] = u + v;
+            q[t] = u - v;
+        }
+    }
+}
+
 // All stages with blocks of 2h <= len inside x[0, len). stage_tw[h + j] is the twiddle of
 // butterfly j in stage h (omega^(j (n/2)/h)), contiguous per stage.
+template <bool Ifma>
 void local_stages(fr* x, size_t len, const fr* stage_tw) noexcept {
     if (len < 2) return;
     for (size_t i = 0; i < len; i += 2) {  // h = 1: every twiddle is 1
@@ -54,6 +72,10 @@ void local_stages(fr* x, size_t len, const fr* stage_tw) noexcept {
     }
     for (size_t h = 2; h < len; h <<= 1) {
         const fr* w = stage_tw + h;
+        if (Ifma && h >= 8) {  // w[0] = 1 is multiplied too: one product per block, 8 at a time
+            for (size_t blk = 0; blk < len; blk += 2 * h) butterflies<Ifma>(x + blk, x + blk + h, w, h);
+            continue;
+        }
         for (size_t blk = 0; blk < len; blk += 2 * h) {
             fr* p = x + blk;
             fr* q = p + h;
@@ -71,7 +93,8 @@ void local_stages(fr* x, size_t len, const fr* stage_tw) noexcept {
 }
 
 // Forward DFT with omega, natural order in and out (the caller holds the arena).
-void forward_core(const evaluation_domain& d, std::span<fr> a, unsigned block_log) {
+template <bool Ifma>
+void forward_core_path(const evaluation_domain& d, std::span<fr> a, unsigned block_log) {
     const size_t n = a.size(), log_n = d.log_size(), half_n = n / 2;
     if (n == 1) return;
     bit_reverse_permute(a, log_n);
@@ -86,7 +109,7 @@ void forward_core(const evaluation_domain& d, std::span<fr> a, unsigned block_lo
     for (size_t h = 2; h < chunk; h <<= 1)
         for (size_t j = 0; j < h; ++j) stage_tw[h + j] = tw[j * (half_n / h)];
     parallel::for_chunks(n / chunk, 1, [&](size_t lo, size_t hi) {
-        for (size_t c = lo; c < hi; ++c) local_stages(x + c * chunk, chunk, stage_tw.data());
+        for (size_t c = lo; c < hi; ++c) local_stages<Ifma>(x + c * chunk, chunk, stage_tw.data());
     });
 
     // Remaining stages (blocks larger than a chunk), tiled over the twiddle index: a task
@@ -103,18 +126,19 @@ void forward_core(const evaluation_domain& d, std::span<fr> a, unsigned block_lo
             for (size_t jt = lo; jt < hi; ++jt) {
                 const size_t j0 = jt * tile;
                 for (size_t t = 0; t < tile; ++t) w[t] = tw[(j0 + t) * stride];
-                for (size_t blk = 0; blk < n; blk += 2 * h) {
-                    fr* p = x + blk + j0;
-                    fr* q = p + h;
-                    for (size_t t = 0; t < tile; ++t) {
-                        fr u = p[t], v = q[t] * w[t];
-                        p[t] = u + v;
-                        q[t] = u - v;
-                    }
-                }
+                for (size_t blk = 0; blk < n; blk += 2 * h) butterflies<Ifma>(x + blk + j0, x + blk + j0 + h, w, tile);
             }
         });
     }
+}
+
+// The butterflies on the path chosen once for the process (ff::default_batch_path: AVX-512
+// IFMA where cpu::use_ifma) unless cfg asks for the scalar ones; both give the same bits.
+void forward_core(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg) {
+    if (ff::default_batch_path() == ff::batch_path::ifma && !cfg.scalar_butterflies)
+        forward_core_path<true>(d, a, cfg.block_log);
+    else
+        forward_core_path<false>(d, a, cfg.block_log);
 }
 
 // After forward_core: a_k := scale * ratio^k * a_{(n-k) mod n}, which turns a forward DFT
@@ -175,13 +199,13 @@ void distribute_powers_core(std::span<fr> a, const fr& first, const fr& ratio) {
 
 void forward_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg) {
     check_size(d, a, "forward_ntt");
-    parallel::in_arena(cfg.threads, [&] { forward_core(d, a, cfg.block_log); });
+    parallel::in_arena(cfg.threads, [&] { forward_core(d, a, cfg); });
 }
 
 void inverse_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg) {
     check_size(d, a, "inverse_ntt");
     parallel::in_arena(cfg.threads, [&] {
-        forward_core(d, a, cfg.block_log);
+        forward_core(d, a, cfg);
         finish_inverse<false>(a, d.size_inv(), fr::one(), fr::one());
     });
 }
@@ -190,14 +214,14 @@ void coset_forward_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_co
     check_size(d, a, "coset_forward_ntt");
     parallel::in_arena(cfg.threads, [&] {
         distribute_powers_core(a, fr::one(), d.coset_generator());
-        forward_core(d, a, cfg.block_log);
+        forward_core(d, a, cfg);
     });
 }
 
 void coset_inverse_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg) {
     check_size(d, a, "coset_inverse_ntt");
     parallel::in_arena(cfg.threads, [&] {
-        forward_core(d, a, cfg.block_log);
+        forward_core(d, a, cfg);
         finish_inverse<true>(a, d.size_inv(), d.coset_generator_inv(), d.coset_generator());
     });
 }

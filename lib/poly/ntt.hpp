@@ -22,6 +22,13 @@
 // swaps at most). Inverse: + n multiplications. Coset forward / inverse: + n
 // multiplications each (+ one exponentiation per 4096 elements).
 //
+// Butterflies: where cpu::use_ifma (AVX-512 IFMA, core/cpu.hpp), the stages with blocks of 16
+// elements and more run 8 butterflies per vector operation (ff::butterfly_batch); elsewhere, and
+// with C2LAB_NO_AVX512=1 or C2LAB_PORTABLE=1, the scalar loop. Both give the same bits.
+// bench_ntt ntt/forward log_n 20, threads 1, CPU time, the same binary with and without
+// C2LAB_NO_AVX512=1, interleaved, on the 2-core Xeon (Sapphire Rapids class, loaded by other
+// builds): 217-231 ms scalar, 105-129 ms IFMA; ntt/inverse 245-252 ms and 142-145 ms.
+//
 // Every transform throws c2lab::error(errc::bad_input) when the span's length is not the
 // domain size. Any power-of-two size works, 1 and 2 included. Results do not depend on
 // the thread count.
@@ -37,6 +44,8 @@ struct ntt_config {
     unsigned threads = 0;    // worker threads: 0 = all cores (oneTBB's default arena), k = a task_arena of k
     unsigned block_log = 0;  // stages with blocks of up to 2^block_log elements run chunk by chunk, in
                              // cache; 0 = auto (12: 128 KiB chunks). A tuning knob; results never change.
+    bool scalar_butterflies = false;  // true: the scalar butterflies even where the AVX-512 IFMA ones
+                                      // are in use (cpu::use_ifma); the reference in tests. Same results.
 };
 
 void forward_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg = {});

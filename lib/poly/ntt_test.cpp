@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/rng.hpp"
+#include "ff/ifma.hpp"
 #include "poly/domain.hpp"
 #include "poly/h_poly.hpp"
 
@@ -214,6 +215,29 @@ TEST(ntt, distribute_powers) {
     distribute_powers(y, first, ratio, {2});
     fr p = first;
     for (size_t j = 0; j < x.size(); ++j, p *= ratio) ASSERT_EQ(y[j], x[j] * p) << j;
+}
+
+// The AVX-512 IFMA butterflies (where the CPU has them) against the scalar ones, bit for bit:
+// every size up to 2^14 and 2^17, with default and small cache blocks (the large-block stages
+// then run at small sizes too), one and two threads, every transform.
+TEST(ntt, ifma_butterflies_match_scalar_bit_for_bit) {
+    if (!ff::ifma_available()) GTEST_SKIP() << "AVX-512 IFMA not available here (or switched off): scalar only";
+    std::cout << "[ ntt ] comparing the AVX-512 IFMA butterflies with the scalar ones\n";
+    using transform = void (*)(const evaluation_domain&, std::span<fr>, const ntt_config&);
+    const transform transforms[] = {forward_ntt, inverse_ntt, coset_forward_ntt, coset_inverse_ntt};
+    for (size_t log_n : {0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 9u, 10u, 11u, 12u, 13u, 14u, 17u})
+        for (unsigned block_log : {0u, 3u, 5u})
+            for (unsigned threads : {1u, 2u}) {
+                evaluation_domain d(log_n);
+                const std::vector<fr> x = random_vector(d.size(), 500 + log_n);
+                for (size_t t = 0; t < 4; ++t) {
+                    std::vector<fr> fast = x, ref = x;
+                    transforms[t](d, fast, ntt_config{threads, block_log, false});
+                    transforms[t](d, ref, ntt_config{threads, block_log, true});
+                    ASSERT_EQ(fast, ref) << "transform " << t << ", log_n " << log_n << ", block_log " << block_log
+                                         << ", threads " << threads;
+                }
+            }
 }
 
 TEST(ntt, thread_counts_give_identical_results) {

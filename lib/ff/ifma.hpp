@@ -1,0 +1,49 @@
+// Batches of independent field multiplications: out[i] = a[i] * b[i] (and out[i] = a[i]^2),
+// on c2lab's Montgomery-form Fp and Fr elements, bit-identical to mont_field's operator*.
+//
+// Two paths, chosen in one place (cpu::use_ifma, decided once at start-up):
+//   batch_path::ifma    AVX-512 IFMA (vpmadd52luq / vpmadd52huq), 8 multiplications per
+//                       vector operation, one per 64-bit lane (ff/ifma.cpp); chunks of 8,
+//                       the scalar loop for the remaining n mod 8
+//   batch_path::scalar  the scalar loop over mont_field's operator* (mulx/adcx/adox assembly
+//                       or the portable C++ path, as mont_mul.hpp chooses)
+// C2LAB_NO_AVX512=1 or C2LAB_PORTABLE=1 in the environment turns the IFMA path off
+// (core/cpu.hpp). No AVX-512 intrinsic appears in this header: only ifma.cpp's kernels are
+// compiled for AVX-512, so every other file stays x86-64-v3 (and runs under valgrind).
+//
+// out may be the same span as a or b (in-place); any other overlap is refused, as are spans
+// of different lengths (c2lab::error, errc::bad_input).
+#pragma once
+
+#include <span>
+
+#include "ff/fields.hpp"
+
+namespace c2lab::ff {
+
+enum class batch_path { scalar, ifma };
+
+// The path mul_batch and square_batch take: ifma where cpu::use_ifma, else scalar.
+batch_path default_batch_path() noexcept;
+// True when batch_path::ifma can run here (the CPU has it and no environment switch is off).
+bool ifma_available() noexcept;
+const char* to_string(batch_path p) noexcept;
+
+void mul_batch(std::span<fp> out, std::span<const fp> a, std::span<const fp> b);
+void mul_batch(std::span<fr> out, std::span<const fr> a, std::span<const fr> b);
+void square_batch(std::span<fp> out, std::span<const fp> a);
+void square_batch(std::span<fr> out, std::span<const fr> a);
+
+// One path forced, for tests and benchmarks. batch_path::ifma where ifma_available() is
+// false throws c2lab::error (errc::device).
+void mul_batch(batch_path path, std::span<fp> out, std::span<const fp> a, std::span<const fp> b);
+void mul_batch(batch_path path, std::span<fr> out, std::span<const fr> a, std::span<const fr> b);
+void square_batch(batch_path path, std::span<fp> out, std::span<const fp> a);
+void square_batch(batch_path path, std::span<fr> out, std::span<const fr> a);
+
+// Radix-2 Cooley-Tukey butterflies over Fr, 8 per vector operation on the IFMA path:
+// (p[i], q[i]) <- (p[i] + w[i] q[i], p[i] - w[i] q[i]), bit-identical to mont_field's
+// operators. p, q and w have the same length and must not overlap (c2lab::error otherwise).
+void butterfly_batch(batch_path path, std::span<fr> p, std::span<fr> q, std::span<const fr> w);
+
+}  // namespace c2lab::ff

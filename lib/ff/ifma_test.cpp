@@ -1,0 +1,260 @@
+// mul_batch / square_batch on both paths (scalar, AVX-512 IFMA) against an independent
+// reference: the portable CIOS multiplication of limbs.hpp (mont_mul_portable), element by
+// element. The IFMA path runs wherever the CPU has it; the scalar path always.
+#include "ff/ifma.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <vector>
+
+#include "core/cpu.hpp"
+#include "core/error.hpp"
+#include "core/rng.hpp"
+
+namespace c2lab::ff {
+namespace {
+
+template <class F>
+F reference_mul(const F& a, const F& b) {
+    return F::from_mont(mont_mul_portable(a.mont, b.mont, F::modulus, F::n0));
+}
+
+bool env_set(const char* name) {
+    const char* v = std::getenv(name);
+    return v != nullptr && *v != '\0' && std::string(v) != "0";
+}
+
+TEST(ifma_dispatch, uses_ifma_exactly_when_the_cpu_has_it_and_no_switch_is_off) {
+    const auto& f = cpu::detected();
+    const bool cpu_has = f.avx512f && f.avx512ifma && f.avx512vl && f.avx512bw && f.os_saves_zmm;
+    const bool switched_off = env_set("C2LAB_PORTABLE") || env_set("C2LAB_NO_AVX512");
+    EXPECT_EQ(cpu::use_ifma, cpu_has && !switched_off);
+    EXPECT_EQ(ifma_available(), cpu::use_ifma);
+    EXPECT_EQ(default_batch_path(), cpu::use_ifma ? batch_path::ifma : batch_path::scalar);
+    std::cout << "[ mul_batch ] AVX-512 IFMA: cpu " << (cpu_has ? "has it" : "lacks it") << ", path in use: "
+              << to_string(default_batch_path()) << "\n";
+}
+
+// Values a vector path can get wrong, as Montgomery forms: 0, 1, p-1, limbs of all ones under
+// the modulus, single bits at the radix-52 and radix-64 limb boundaries, and raw forms 1, p-1.
+template <class F>
+std::vector<F> edge_values() {
+    std::vector<F> v = {F::zero(), F::one(), F::from_u64(2), -F::one(), -F::from_u64(2)};
+    v.push_back(F::from_mont(F::p_minus_1));  // raw p - 1
+    typename F::repr one_raw{};
+    one_raw[0] = 1;
+    v.push_back(F::from_mont(one_raw));
+    for (size_t low = 1; low < F::n_limbs; ++low) {  // the lowest `low` limbs all ones, the rest of p - 1
+        typename F::repr x = F::p_minus_1;
+        for (size_t i = 0; i < low; ++i) x[i] = ~uint64_t{0};
+        if (F::is_canonical(x)) v.push_back(F::from_mont(x));
+    }
+    typename F::repr ones;  // every limb all ones except the top one (p's top limb - 1)
+    ones.fill(~uint64_t{0});
+    ones[F::n_limbs - 1] = F::modulus[F::n_limbs - 1] - 1;
+    v.push_back(F::from_mont(ones));
+    for (size_t k : {51u, 52u, 63u, 64u, 103u, 104u, 127u, 128u, 155u, 156u, 207u, 208u, 250u, 259u, 311u, 363u, 380u}) {
+        if (k >= F::bits - 1) continue;
+        typename F::repr x{};
+        x[k / 64] = uint64_t{1} << (k % 64);
+        v.push_back(F::from_mont(x));
+        typename F::repr y = x;
+        sub_from(y, one_raw);  // 2^k - 1: all ones below the bit
+        v.push_back(F::from_mont(y));
+    }
+    return v;
+}
+
+template <class F>
+std::vector<F> random_vector(size_t n, rng& g) {
+    std::vector<F> v(n);
+    for (auto& x : v) x = F::random(g);
+    return v;
+}
+
+template <class F>
+class batch_mul : public ::testing::Test {
+protected:
+    // Both paths where available; the IFMA path is skipped (with a message) only where the
+    // CPU lacks it or an environment switch turned it off.
+    static std::vector<batch_path> paths() {
+        std::vector<batch_path> p = {batch_path::scalar};
+        if (ifma_available()) p.push_back(batch_path::ifma);
+        else std::cout << "[ mul_batch ] AVX-512 IFMA not available here: scalar path only\n";
+        return p;
+    }
+
+    static void expect_matches(batch_path path, const std::vector<F>& a, const std::vector<F>& b) {
+        std::vector<F> out(a.size());
+        mul_batch(path, std::span<F>(out), std::span<const F>(a), std::span<const F>(b));
+        for (size_t i = 0; i < a.size(); ++i)
+            ASSERT_EQ(out[i].mont, reference_mul(a[i], b[i]).mont) << to_string(path) << " element " << i << " of " << a.size();
+        std::vector<F> sq(a.size());
+        square_batch(path, std::span<F>(sq), std::span<const F>(a));
+        for (size_t i = 0; i < a.size(); ++i)
+            ASSERT_EQ(sq[i].mont, reference_mul(a[i], a[i]).mont) << to_string(path) << " square " << i << " of " << a.size();
+    }
+};
+using field_types = ::testing::Types<fp, fr>;
+TYPED_TEST_SUITE(batch_mul, field_types);
+
+TYPED_TEST(batch_mul, random_batches_of_many_sizes) {
+    using F = TypeParam;
+    rng g(101);
+    for (batch_path path : this->paths())
+        for (size_t n : {0u, 1u, 7u, 8u, 9u, 15u, 16u, 17u, 1000u, 8192u}) {
+            auto a = random_vector<F>(n, g), b = random_vector<F>(n, g);
+            this->expect_matches(path, a, b);
+        }
+}
+
+TYPED_TEST(batch_mul, every_pair_of_edge_values) {
+    using F = TypeParam;
+    const auto e = edge_values<F>();
+    std::vector<F> a, b;
+    for (const F& x : e)
+        for (const F& y : e) {
+            a.push_back(x);
+            b.push_back(y);
+        }
+    for (batch_path path : this->paths()) this->expect_matches(path, a, b);
+}
+
+// Products whose result is p - 1, 0 or 1 exactly (b = target / a), and products of the
+// largest Montgomery forms: the final conditional subtraction decides these.
+TYPED_TEST(batch_mul, results_at_the_edges_of_the_final_subtraction) {
+    using F = TypeParam;
+    rng g(102);
+    std::vector<F> a, b;
+    const F targets[] = {F::from_mont(F::p_minus_1), -F::one(), F::one(), F::from_mont(typename F::repr{1})};
+    for (const F& target : targets)
+        for (int i = 0; i < 64; ++i) {
+            F x = F::random(g);
+            a.push_back(x);
+            b.push_back(target * x.inverse());
+        }
+    for (int i = 0; i < 64; ++i) {  // a, b in [p - 2^20, p)
+        typename F::repr x = F::p_minus_1, y = F::p_minus_1;
+        x[0] -= g() & 0xfffff;
+        y[0] -= g() & 0xfffff;
+        a.push_back(F::from_mont(x));
+        b.push_back(F::from_mont(y));
+    }
+    for (batch_path path : this->paths()) this->expect_matches(path, a, b);
+}
+
+TYPED_TEST(batch_mul, out_may_alias_either_input) {
+    using F = TypeParam;
+    rng g(103);
+    for (batch_path path : this->paths())
+        for (size_t n : {5u, 8u, 21u, 64u}) {
+            const auto a0 = random_vector<F>(n, g), b0 = random_vector<F>(n, g);
+            std::vector<F> expect(n), expect_sq(n);
+            for (size_t i = 0; i < n; ++i) {
+                expect[i] = reference_mul(a0[i], b0[i]);
+                expect_sq[i] = reference_mul(a0[i], a0[i]);
+            }
+            auto a = a0, b = b0;
+            mul_batch(path, std::span<F>(a), std::span<const F>(a), std::span<const F>(b));  // out == a
+            EXPECT_EQ(a, expect) << to_string(path) << " out == a, n " << n;
+            a = a0;
+            mul_batch(path, std::span<F>(b), std::span<const F>(a), std::span<const F>(b));  // out == b
+            EXPECT_EQ(b, expect) << to_string(path) << " out == b, n " << n;
+            a = a0;
+            mul_batch(path, std::span<F>(a), std::span<const F>(a), std::span<const F>(a));  // out == a == b
+            EXPECT_EQ(a, expect_sq) << to_string(path) << " out == a == b, n " << n;
+            a = a0;
+            square_batch(path, std::span<F>(a), std::span<const F>(a));
+            EXPECT_EQ(a, expect_sq) << to_string(path) << " square in place, n " << n;
+        }
+}
+
+TYPED_TEST(batch_mul, default_path_matches_reference) {
+    using F = TypeParam;
+    rng g(104);
+    auto a = random_vector<F>(333, g), b = random_vector<F>(333, g);
+    std::vector<F> out(333);
+    mul_batch(std::span<F>(out), std::span<const F>(a), std::span<const F>(b));
+    for (size_t i = 0; i < out.size(); ++i) ASSERT_EQ(out[i], a[i] * b[i]) << "element " << i;
+    square_batch(std::span<F>(out), std::span<const F>(a));
+    for (size_t i = 0; i < out.size(); ++i) ASSERT_EQ(out[i], a[i].square()) << "element " << i;
+}
+
+TYPED_TEST(batch_mul, refuses_mismatched_lengths_and_shifted_overlap) {
+    using F = TypeParam;
+    rng g(105);
+    auto a = random_vector<F>(16, g), b = random_vector<F>(16, g);
+    std::vector<F> out(15);
+    for (batch_path path : this->paths()) {
+        EXPECT_THROW(mul_batch(path, std::span<F>(out), std::span<const F>(a), std::span<const F>(b)), error);
+        EXPECT_THROW(square_batch(path, std::span<F>(out), std::span<const F>(a)), error);
+        // out = a[1..16) overlapping a[0..15)
+        EXPECT_THROW(mul_batch(path, std::span<F>(a).subspan(1), std::span<const F>(a).first(15),
+                               std::span<const F>(b).first(15)),
+                     error);
+    }
+}
+
+// (p, q) <- (p + w q, p - w q) against the portable limb arithmetic of limbs.hpp.
+void expect_butterflies_match(batch_path path, const std::vector<fr>& p0, const std::vector<fr>& q0,
+                              const std::vector<fr>& w) {
+    auto p = p0, q = q0;
+    butterfly_batch(path, std::span<fr>(p), std::span<fr>(q), std::span<const fr>(w));
+    for (size_t i = 0; i < p.size(); ++i) {
+        const auto v = reference_mul(q0[i], w[i]).mont;
+        ASSERT_EQ(p[i].mont, add_mod_portable(p0[i].mont, v, fr::modulus)) << to_string(path) << " p " << i;
+        ASSERT_EQ(q[i].mont, sub_mod_portable(p0[i].mont, v, fr::modulus)) << to_string(path) << " q " << i;
+    }
+}
+
+std::vector<batch_path> available_paths() {
+    std::vector<batch_path> p = {batch_path::scalar};
+    if (ifma_available()) p.push_back(batch_path::ifma);
+    return p;
+}
+
+TEST(butterfly_batch, random_batches_of_many_sizes) {
+    rng g(201);
+    for (batch_path path : available_paths())
+        for (size_t n : {0u, 1u, 7u, 8u, 9u, 16u, 17u, 24u, 1000u}) {
+            auto p = random_vector<fr>(n, g), q = random_vector<fr>(n, g), w = random_vector<fr>(n, g);
+            expect_butterflies_match(path, p, q, w);
+        }
+}
+
+TEST(butterfly_batch, edge_values) {
+    const auto e = edge_values<fr>();
+    std::vector<fr> p, q, w;
+    for (const fr& x : e)
+        for (const fr& y : e) {
+            p.push_back(x);
+            q.push_back(y);
+            w.push_back(fr::one());  // v = q: p + q and p - q at the edges
+            p.push_back(x);
+            q.push_back(y);
+            w.push_back(y);  // v = q^2
+        }
+    for (batch_path path : available_paths()) expect_butterflies_match(path, p, q, w);
+}
+
+TEST(butterfly_batch, refuses_overlap_and_mismatched_lengths) {
+    rng g(202);
+    auto x = random_vector<fr>(32, g), w = random_vector<fr>(16, g);
+    for (batch_path path : available_paths()) {
+        std::span<fr> s(x);
+        EXPECT_THROW(butterfly_batch(path, s.first(16), s.subspan(8, 16), std::span<const fr>(w)), error);
+        EXPECT_THROW(butterfly_batch(path, s.first(16), s.subspan(16, 15), std::span<const fr>(w).first(15)), error);
+        EXPECT_THROW(butterfly_batch(path, s.first(16), s.subspan(16), std::span<const fr>(x).subspan(8, 16)), error);
+        EXPECT_NO_THROW(butterfly_batch(path, s.first(16), s.subspan(16), std::span<const fr>(w)));
+    }
+}
+
+TEST(ifma_dispatch, forcing_ifma_where_unavailable_throws) {
+    if (ifma_available()) GTEST_SKIP() << "IFMA is available here: nothing to refuse";
+    std::vector<fr> a(8), out(8);
+    EXPECT_THROW(mul_batch(batch_path::ifma, std::span<fr>(out), std::span<const fr>(a), std::span<const fr>(a)), error);
+}
+
+}  // namespace
+}  // namespace c2lab::ff
