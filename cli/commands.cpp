@@ -7,6 +7,7 @@
 #include <cstring>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
@@ -21,6 +22,7 @@
 #include "groth16/stage_report.hpp"
 #include "groth16/verifier.hpp"
 #include "io.hpp"
+#include "pipeline/batch.hpp"
 #include "r1cs/constraint_matrices.hpp"
 #include "r1cs/constraint_system.hpp"
 #include "r1cs/linear_combination.hpp"
@@ -81,39 +83,18 @@ int run_circuit_info(const circuit_args& a) {
 int run_setup(const setup_args& a) {
     if (!a.c1.empty()) return run_porep_setup(a);
     const r1cs::hash_chain hc = make_hash_chain(a.circuit);
-    const uint64_t seed = parse_u64(a.seed, "--seed");
-    if (a.out.empty()) throw error(errc::bad_input, "-o: empty output path");
-    const auto t_all = clock_type::now();
-
-    progress("setup", "synthesizing constraint matrices (" + a.circuit.circuit + ", steps " + std::to_string(hc.steps) + ")");
-    auto t0 = clock_type::now();
-    r1cs::constraint_matrices<> cs;
-    hc.synthesize(cs);
-    cs.enforce_input_constraints();
-    const double t_synth = ms_since(t0);
-
-    progress("setup", "generating parameters (" + std::to_string(cs.num_constraints()) + " constraints, test toxic waste from seed " +
-                          std::to_string(seed) + ")");
-    t0 = clock_type::now();
-    rng g(seed);
-    const groth16::parameters params = groth16::generate_parameters(cs, g);
-    const double t_gen = ms_since(t0);
-
-    progress("setup", "writing " + a.out);
-    t0 = clock_type::now();
-    groth16::write_parameters(a.out, params);
-    const double t_write = ms_since(t0);
-    const size_t file_bytes = read_file(a.out).size();
-
-    std::cout << "parameters: " << a.out << " (" << file_bytes << " bytes)\n"
-              << "constraints: " << cs.num_constraints() << "  domain: " << params.domain_size()
-              << "  inputs: " << params.num_inputs() << "  aux: " << params.num_aux() << "\n"
-              << "points: h " << params.h.size() << ", l " << params.l.size() << ", a " << params.a.size()
-              << ", b_g1 " << params.b_g1.size() << ", b_g2 " << params.b_g2.size() << ", ic " << params.vk.ic.size()
-              << "\n"
-              << "time: synthesize " << fmt_ms(t_synth) << ", generate " << fmt_ms(t_gen) << ", write "
-              << fmt_ms(t_write) << ", total " << fmt_ms(ms_since(t_all)) << "\n";
-    return exit_ok;
+    setup_request r;
+    r.name = a.circuit.circuit;
+    r.shape = count_shape(hc);
+    r.synthesize = [&](r1cs::constraint_matrices<>& cs) {
+        hc.synthesize(cs);
+        cs.enforce_input_constraints();
+    };
+    r.seed = parse_u64(a.seed, "--seed");
+    r.out = a.out;
+    r.force = a.force;
+    r.memory_budget = budget_bytes(a.memory_budget_gib);
+    return run_setup_request(r);
 }
 
 int run_prove(const prove_args& a) {
@@ -128,13 +109,27 @@ int run_prove(const prove_args& a) {
     if (a.out.empty()) throw error(errc::bad_input, "-o: empty output path");
     const std::string inputs_path = a.inputs_out.empty() ? a.out + ".inputs" : a.inputs_out;
 
+    // Memory first: parameters (their file's size) + witness + prover, before reading anything large.
+    const r1cs::shape_counter sc = count_shape(hc);
+    {
+        std::error_code ec;
+        const auto file_bytes = std::filesystem::file_size(a.params, ec);
+        const uint64_t params_bytes =
+            ec ? pipeline::estimate_params_bytes(sc.num_constraints(), sc.num_inputs(), sc.num_aux()) : uint64_t(file_bytes);
+        pipeline::check_memory(
+            pipeline::prove_memory_need("proving " + a.circuit.circuit + " (" + std::to_string(sc.num_constraints()) +
+                                            " constraints)",
+                                        params_bytes,
+                                        pipeline::estimate_memory(sc.num_constraints(), sc.num_inputs(), sc.num_aux()), 1),
+            budget_bytes(a.memory_budget_gib));
+    }
+
     progress("prove", "loading " + a.params);
     auto t0 = clock_type::now();
     const groth16::parameters params = groth16::read_parameters(a.params, flags.params_io);
     const double t_load = ms_since(t0);
 
     // Check the shape first, for a message better than the prover's size mismatch.
-    const r1cs::shape_counter sc = count_shape(hc);
     if (sc.num_inputs() != params.num_inputs() || sc.num_aux() != params.num_aux())
         throw error(errc::bad_input, a.params + " was made for another circuit (" + std::to_string(params.num_inputs()) +
                                          " inputs, " + std::to_string(params.num_aux()) + " aux); " + a.circuit.circuit +
@@ -222,6 +217,7 @@ int run_verify(const verify_args& a) {
         for (size_t i = 0; i < a.inputs_hex.size(); ++i)
             inputs.push_back(fr_from_hex(a.inputs_hex[i], "--input #" + std::to_string(i + 1)));
     }
+    check_params_memory(a.params);
     const groth16::parameters params = groth16::read_parameters(a.params);
     if (inputs.size() + 1 != params.num_inputs())
         throw error(errc::bad_input, "wrong number of public inputs: got " + std::to_string(inputs.size()) + ", " +

@@ -63,6 +63,7 @@ struct setup_args {
     std::string out;
     std::string seed = "0";
     bool force = false;
+    double memory_budget_gib = 0;  // 0 = the machine's available memory
 };
 
 struct prove_args {

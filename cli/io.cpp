@@ -1,6 +1,8 @@
 #include "io.hpp"
 
 #include <cstdio>
+#include <filesystem>
+#include <optional>
 #include <iostream>
 #include <sstream>
 
@@ -8,6 +10,11 @@
 
 #include "core/error.hpp"
 #include "core/hex.hpp"
+#include "core/rng.hpp"
+#include "groth16/params_file.hpp"
+#include "groth16/setup.hpp"
+#include "pipeline/batch.hpp"
+#include "pipeline/params_cache.hpp"
 
 namespace c2lab::cli {
 
@@ -68,6 +75,74 @@ std::string fmt_ms(double ms) {
     char b[32];
     std::snprintf(b, sizeof b, "%.1f ms", ms);
     return b;
+}
+
+void check_params_memory(const std::string& path) {
+    std::error_code ec;
+    const auto bytes = std::filesystem::file_size(path, ec);
+    if (ec) return;  // reading it reports the problem
+    pipeline::memory_need need;
+    need.what = "reading " + path;
+    need.terms = {{"parameters", uint64_t(bytes)}};
+    pipeline::check_memory(need, 0);
+}
+
+int run_setup_request(const setup_request& r) {
+    namespace fs = std::filesystem;
+    const r1cs::shape_counter& sc = r.shape;
+    pipeline::memory_need need = pipeline::setup_memory_need(sc.num_constraints(), sc.num_inputs(), sc.num_aux());
+    need.what = "setup of " + r.name;
+    const auto t_all = clock_type::now();
+    double t_synth = 0, t_gen = 0, t_write = 0;
+    std::optional<groth16::parameters> made;
+    const auto make = [&](const std::string& out) {
+        pipeline::check_memory(need, r.memory_budget);
+        progress("setup", r.name + ": recording the constraint matrices (" + std::to_string(sc.num_constraints()) +
+                              " constraints)");
+        auto t0 = clock_type::now();
+        r1cs::constraint_matrices<> cs;
+        r.synthesize(cs);
+        t_synth = ms_since(t0);
+        progress("setup", "generating parameters (test toxic waste from seed " + std::to_string(r.seed) + ")");
+        t0 = clock_type::now();
+        rng g(r.seed);
+        groth16::setup_config scfg;
+        scfg.progress = [](const std::string& line) { progress("setup", line); };
+        made.emplace(groth16::generate_parameters(cs, g, scfg));
+        t_gen = ms_since(t0);
+        const fs::path dir = fs::path(out).parent_path();
+        if (!dir.empty()) fs::create_directories(dir);
+        progress("setup", "writing " + out);
+        t0 = clock_type::now();
+        groth16::write_parameters(out, *made);
+        t_write = ms_since(t0);
+    };
+    std::string path = r.out;
+    if (path.empty()) {
+        const pipeline::cached_params c = pipeline::ensure_cached_params(
+            pipeline::params_path(r.name, sc), make, [](const std::string& line) { progress("setup", line); }, r.force);
+        path = c.path;
+        if (!c.generated) {
+            std::cout << "parameters: " << path << " (cached" << (c.waited ? ", made by another c2lab process" : "")
+                      << "; --force to make them again)\n"
+                      << "circuit: " << r.name << "\n"
+                      << "constraints: " << sc.num_constraints() << "  inputs: " << sc.num_inputs()
+                      << "  aux: " << sc.num_aux() << "\n";
+            return 0;
+        }
+    } else {
+        make(path);
+    }
+    const groth16::parameters& p = *made;
+    std::cout << "parameters: " << path << " (" << fs::file_size(path) << " bytes)\n"
+              << "circuit: " << r.name << "\n"
+              << "constraints: " << sc.num_constraints() << "  domain: " << p.domain_size()
+              << "  inputs: " << p.num_inputs() << "  aux: " << p.num_aux() << "\n"
+              << "points: h " << p.h.size() << ", l " << p.l.size() << ", a " << p.a.size() << ", b_g1 "
+              << p.b_g1.size() << ", b_g2 " << p.b_g2.size() << ", ic " << p.vk.ic.size() << "\n"
+              << "time: synthesize " << fmt_ms(t_synth) << ", generate " << fmt_ms(t_gen) << ", write "
+              << fmt_ms(t_write) << ", total " << fmt_ms(ms_since(t_all)) << "\n";
+    return 0;
 }
 
 }  // namespace c2lab::cli

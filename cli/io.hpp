@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -13,6 +14,8 @@
 
 #include "core/file.hpp"
 #include "ff/fields.hpp"
+#include "r1cs/constraint_matrices.hpp"
+#include "r1cs/constraint_system.hpp"
 
 namespace c2lab::cli {
 
@@ -42,5 +45,28 @@ inline double ms_since(clock_type::time_point t0) {
 }
 void progress(const std::string& cmd, const std::string& msg);
 std::string fmt_ms(double ms);
+
+// `c2lab setup` of any circuit: a TEST setup (toxic waste from `seed`) written atomically to
+// `out`, or, out empty, to the parameters cache entry of `name` and the shape
+// (pipeline/params_cache.hpp: made once under the entry's lock, reused when there). Before
+// anything large is allocated, the memory the setup needs (pipeline::setup_memory_need) is
+// checked against memory_budget (bytes; 0: what the machine has available). Prints the
+// parameters, counts and times on stdout; returns the exit code.
+struct setup_request {
+    std::string name;                 // "hash-chain", "StackedDrg2KiBV1_1"
+    r1cs::shape_counter shape;        // input constraints included
+    std::function<void(r1cs::constraint_matrices<>&)> synthesize;  // records A, B, C (and the input constraints)
+    uint64_t seed = 0;
+    std::string out;                  // empty: the cache
+    bool force = false;               // with the cache: make the entry again
+    uint64_t memory_budget = 0;
+};
+int run_setup_request(const setup_request& r);
+
+// Before reading a parameters file whole (verify): its size against the available memory.
+void check_params_memory(const std::string& path);
+
+// --memory-budget as given to the CLI (GiB; 0: none) in bytes.
+inline uint64_t budget_bytes(double gib) { return gib > 0 ? uint64_t(gib * double(1ull << 30)) : 0; }
 
 }  // namespace c2lab::cli

@@ -3,6 +3,8 @@
 // commands.cpp, gate_cmd.cpp and ab_cmd.cpp. Exit codes: 0 success, 1 a proof that does not verify
 // (verify), a benchmark that regressed (gate) or a slower variant (ab --fail-on slower), 2 bad input or any
 // other error, printed on stderr as "c2lab: error: <message>".
+#include <signal.h>
+
 #include <exception>
 #include <iostream>
 #include <new>
@@ -11,7 +13,9 @@
 
 #include "commands.hpp"
 #include "core/error.hpp"
+#include "core/file.hpp"
 #include "gpu/device.hpp"
+#include "pipeline/batch.hpp"
 
 namespace {
 
@@ -29,6 +33,12 @@ CLI::Option* add_circuit_options(CLI::App& sub, circuit_args& a) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // Interrupted and limited runs: SIGINT, SIGTERM and SIGHUP remove the temporary files of
+    // writes in flight before the process ends (core/file.hpp); a file-size limit (ulimit -f)
+    // makes write() fail with EFBIG, reported as an error naming the file, instead of SIGXFSZ
+    // ending the process mid-write.
+    c2lab::install_signal_cleanup();
+    ::signal(SIGXFSZ, SIG_IGN);
     CLI::App app{
         "c2lab: a Groth16 / BLS12-381 performance lab shaped after Filecoin's PoRep C2 prover: C1 files, the\n"
         "StackedDRG circuit, parameters, proofs, verification, and the regression gate.\n"
@@ -193,16 +203,26 @@ int main(int argc, char** argv) {
         ->type_name("PATH")
         ->excludes(o_setup_steps);
     s_setup->add_option("-o,--output", setup.out,
-                        "parameters file to write (required for hash-chain; with --c1 the default is the cache: "
-                        "$C2LAB_CACHE_DIR, else ~/.cache/c2lab, then params/<proof>-c<constraints>-i<inputs>-a<aux>.params)")
+                        "parameters file to write (default: the cache: $C2LAB_CACHE_DIR, else ~/.cache/c2lab, then "
+                        "params/<proof or circuit>-c<constraints>-i<inputs>-a<aux>.params, made once even when "
+                        "several c2lab processes ask for it at the same time)")
         ->type_name("PATH");
-    s_setup->add_flag("--force", setup.force, "with --c1: make the parameters again even when cached");
+    s_setup->add_flag("--force", setup.force, "make the cached parameters again even when they are there");
     s_setup->add_option("--seed", setup.seed, "seed of the toxic-waste generator (decimal u64)")->type_name("S")->capture_default_str();
+    std::string setup_budget;
+    s_setup->add_option("--memory-budget", setup_budget,
+                        "memory the setup may use: GiB (0.5) or with a unit (512MiB, 2GiB); default: what the machine "
+                        "has available. Checked before the constraint matrices are recorded: parameters, matrices, "
+                        "powers of tau, fixed-base scalars and points")
+        ->type_name("SIZE");
     s_setup->footer(
-        "Progress goes to stderr, one line per stage; sizes and times to stdout.\n"
+        "Progress goes to stderr, one line per stage; sizes and times to stdout. Without -o the parameters go\n"
+        "to the cache; processes asking for the same entry at once make it once (the others print \"waiting\n"
+        "for another c2lab process\" and use it). Interrupted (SIGINT, SIGTERM), setup leaves no partial file.\n"
         "Example:\n"
         "  c2lab setup --c1 c1.json\n"
-        "  c2lab setup --circuit hash-chain --steps 1000 -o params.bin --seed 7");
+        "  c2lab setup --circuit hash-chain --steps 1000 -o params.bin --seed 7\n"
+        "  c2lab setup --circuit hash-chain --steps 65536 --memory-budget 512MiB");
 
     prove_args prove;
     auto* s_prove = app.add_subcommand(
@@ -225,11 +245,12 @@ int main(int argc, char** argv) {
         ->type_name("J")
         ->check(CLI::Range(1u, 64u))
         ->needs(o_prove_c1);
-    s_prove->add_option("--memory-budget", prove.memory_budget_gib,
-                        "batch: GiB the batch may use (default: the machine's available memory); checked before "
-                        "starting")
-        ->type_name("GIB")
-        ->needs(o_prove_c1);
+    std::string prove_budget;
+    s_prove->add_option("--memory-budget", prove_budget,
+                        "memory the proof (or the batch) may use: GiB (0.5) or with a unit (512MiB, 2GiB); default: "
+                        "what the machine has available (MemAvailable, or a lower cgroup limit). Checked before the "
+                        "parameters are read: parameters + witness (one per job in flight) + prover")
+        ->type_name("SIZE");
     s_prove->add_option("--timeline", prove.timeline,
                         "batch: write every stage's start and end of every job as JSON to PATH, and as a chart to "
                         "PATH with .svg for .json")
@@ -262,7 +283,8 @@ int main(int argc, char** argv) {
         "A batch (several --c1, --count, --jobs or --timeline) proves every partition of every file as a\n"
         "pipeline: -o is then a directory that gets <file stem>.proof per file (and run), and the report\n"
         "gives proofs per minute, per-job wall and prove times (avg/min/max), each stage and peak memory.\n"
-        "Before it starts, the batch checks that parameters + jobs x witness + prover fit in memory.\n"
+        "Before reading the parameters, prove checks that parameters + witness (one per job in flight) +\n"
+        "prover fit in the available memory or --memory-budget, and refuses with the numbers otherwise.\n"
         "Example:\n"
         "  c2lab prove --c1 c1.json -o proof.bin --flag c1_json=simdjson\n"
         "  c2lab prove --c1 c1.json -o proof.bin --backend cuda\n"
@@ -479,6 +501,12 @@ int main(int argc, char** argv) {
     }
 
     try {
+        if (!prove_budget.empty())
+            prove.memory_budget_gib =
+                double(c2lab::pipeline::parse_memory_size(prove_budget, "--memory-budget")) / double(1ull << 30);
+        if (!setup_budget.empty())
+            setup.memory_budget_gib =
+                double(c2lab::pipeline::parse_memory_size(setup_budget, "--memory-budget")) / double(1ull << 30);
         if (*s_info) return info.nodes.empty() ? run_circuit_info(info) : run_porep_shape_info(info);
         if (*s_gen) return run_gen(gen);
         if (*s_parents) return run_parents(parents);

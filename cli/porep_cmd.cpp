@@ -21,6 +21,7 @@
 #include "gpu/backend.hpp"
 #include "pipeline/batch.hpp"
 #include "pipeline/params_cache.hpp"
+#include "pipeline/pce_cache.hpp"
 #include "groth16/params_file.hpp"
 #include "groth16/proof.hpp"
 #include "groth16/prover.hpp"
@@ -272,45 +273,18 @@ int run_porep_setup(const setup_args& a) {
     const uint64_t seed = parse_u64(a.seed, "--seed");
     const loaded_c1 l = load_c1(a.c1, porep::c1_json_decoder::nlohmann);
     const porep::porep_config& cfg = *l.cfg;
-    const r1cs::shape_counter sc = count_porep_shape(cfg);
-    const std::string out = a.out.empty() ? pipeline::porep_params_path(cfg, sc) : a.out;
-    if (a.out.empty() && std::filesystem::exists(out) && !a.force) {
-        std::cout << "parameters: " << out << " (cached; --force to make them again)\n"
-                  << "constraints: " << sc.num_constraints() << "  inputs: " << sc.num_inputs()
-                  << "  aux: " << sc.num_aux() << "\n";
-        return exit_ok;
-    }
-    const auto t_all = clock_type::now();
-    progress("setup", cfg.registered_proof + ": recording the constraint matrices (" +
-                          std::to_string(sc.num_constraints()) + " constraints)");
-    auto t0 = clock_type::now();
-    r1cs::constraint_matrices<> cs;
-    porep::stacked_circuit::blank(cfg).synthesize(cs);
-    cs.enforce_input_constraints();
-    const double t_synth = ms_since(t0);
-
-    progress("setup", "generating parameters (test toxic waste from seed " + std::to_string(seed) + ")");
-    t0 = clock_type::now();
-    rng g(seed);
-    groth16::setup_config scfg;
-    scfg.progress = [](const std::string& line) { progress("setup", line); };
-    const groth16::parameters params = groth16::generate_parameters(cs, g, scfg);
-    const double t_gen = ms_since(t0);
-
-    std::filesystem::create_directories(std::filesystem::path(out).parent_path().empty()
-                                            ? std::filesystem::path(".")
-                                            : std::filesystem::path(out).parent_path());
-    progress("setup", "writing " + out);
-    t0 = clock_type::now();
-    groth16::write_parameters(out, params);
-    const double t_write = ms_since(t0);
-    std::cout << "parameters: " << out << " (" << std::filesystem::file_size(out) << " bytes)\n"
-              << "circuit: " << cfg.registered_proof << "\n"
-              << "constraints: " << cs.num_constraints() << "  domain: " << params.domain_size()
-              << "  inputs: " << params.num_inputs() << "  aux: " << params.num_aux() << "\n"
-              << "time: synthesize " << fmt_ms(t_synth) << ", generate " << fmt_ms(t_gen) << ", write "
-              << fmt_ms(t_write) << ", total " << fmt_ms(ms_since(t_all)) << "\n";
-    return exit_ok;
+    setup_request r;
+    r.name = cfg.registered_proof;
+    r.shape = count_porep_shape(cfg);
+    r.synthesize = [&](r1cs::constraint_matrices<>& cs) {
+        porep::stacked_circuit::blank(cfg).synthesize(cs);
+        cs.enforce_input_constraints();
+    };
+    r.seed = seed;
+    r.out = a.out;
+    r.force = a.force;
+    r.memory_budget = budget_bytes(a.memory_budget_gib);
+    return run_setup_request(r);
 }
 
 int run_porep_prove(const prove_args& a) {
@@ -327,6 +301,22 @@ int run_porep_prove(const prove_args& a) {
     const porep::porep_config& cfg = *l.cfg;
     const r1cs::shape_counter sc = count_porep_shape(cfg);
 
+    // Memory first, before the parameters are read and a partition synthesized: parameters (the
+    // file's size where it exists, else the shape's estimate) + one witness + the prover.
+    {
+        const std::string cached = a.params.empty() ? pipeline::porep_params_path(cfg, sc) : a.params;
+        std::error_code ec;
+        const auto file_bytes = std::filesystem::file_size(cached, ec);
+        const uint64_t params_bytes =
+            ec ? pipeline::estimate_params_bytes(sc.num_constraints(), sc.num_inputs(), sc.num_aux()) : uint64_t(file_bytes);
+        pipeline::check_memory(
+            pipeline::prove_memory_need("proving " + c1 + " (" + cfg.registered_proof + ", " +
+                                            std::to_string(sc.num_constraints()) + " constraints per partition)",
+                                        params_bytes,
+                                        pipeline::estimate_memory(sc.num_constraints(), sc.num_inputs(), sc.num_aux()), 1),
+            budget_bytes(a.memory_budget_gib));
+    }
+
     std::vector<porep::stacked_circuit> circuits;
     {
         groth16::scoped_stage st(&report, "construct");
@@ -341,23 +331,19 @@ int run_porep_prove(const prove_args& a) {
     check_params_shape(params, sc, params_path);
 
     const groth16::prover_config pcfg = flags.prover(backend.get());
+    const auto pce = pipeline::porep_pce_for(flags, cfg, sc, [](const std::string& l) { progress("prove", l); });
     std::vector<uint8_t> bytes;
     for (size_t k = 0; k < circuits.size(); ++k) {
         progress("prove", "partition " + std::to_string(k + 1) + "/" + std::to_string(circuits.size()) + ": " +
                               std::to_string(sc.num_constraints()) + " constraints");
         const fr r = random_fr_os();
         const fr s = random_fr_os();
-        const groth16::proof pf = r1cs::with_lc_indexer(flags.lc_indexer, [&](auto tag) {
-            using indexer = typename decltype(tag)::type;
-            std::optional<r1cs::proving_assignment<indexer>> pa;
-            {
-                groth16::scoped_stage st(&report, "synthesize");
-                pa.emplace(sc.hint(), flags.presize);
-                circuits[k].synthesize(*pa);
-                pa->enforce_input_constraints();
-            }
-            return groth16::create_proof(params, *pa, r, s, pcfg, &report);
-        });
+        std::unique_ptr<pipeline::prepared_job> job;  // synth=direct|pce (pipeline/pce_cache.hpp)
+        {
+            groth16::scoped_stage st(&report, "synthesize");
+            job = pipeline::synthesize_porep_job(circuits[k], flags, sc.hint(), pce);
+        }
+        const groth16::proof pf = groth16::create_proof(params, job->witness(), r, s, pcfg, &report);
         const auto pb = groth16::encode_proof(pf);
         bytes.insert(bytes.end(), pb.begin(), pb.end());
     }
@@ -464,7 +450,7 @@ int run_porep_prove_batch(const prove_args& a) {
 
     // Memory first: refuse before loading anything large.
     const pipeline::memory_estimate est = pipeline::estimate_memory(sc.num_constraints(), sc.num_inputs(), sc.num_aux());
-    const uint64_t budget = a.memory_budget_gib > 0 ? uint64_t(a.memory_budget_gib * double(1ull << 30)) : 0;
+    const uint64_t budget = budget_bytes(a.memory_budget_gib);
     pipeline::check_memory_budget(fs::file_size(params_path), est, a.jobs, budget);
 
     progress("prove", "loading " + params_path);
@@ -477,23 +463,19 @@ int run_porep_prove_batch(const prove_args& a) {
     progress("prove", "batch: " + std::to_string(refs.size()) + " jobs (" + std::to_string(sc.num_constraints()) +
                           " constraints each), " + std::to_string(a.jobs) + " in flight");
     std::atomic<size_t> done{0};
-    const pipeline::batch_result br = r1cs::with_lc_indexer(flags.lc_indexer, [&](auto tag) {
-        using indexer = typename decltype(tag)::type;
-        return pipeline::prove_batch(
-            params, pcfg, bc,
-            [&](size_t job, groth16::stage_report& rep) -> std::unique_ptr<pipeline::prepared_job> {
-                groth16::scoped_stage st(&rep, "synthesize");
-                auto pj = std::make_unique<pipeline::assignment_job<indexer>>(sc.hint(), flags.presize);
-                inputs[refs[job].input].circuits[refs[job].partition].synthesize(pj->pa);
-                pj->pa.enforce_input_constraints();
-                return pj;
-            },
-            [&] {
-                const size_t n = ++done;
-                progress("prove", "job " + std::to_string(n) + "/" + std::to_string(refs.size()));
-                return std::pair{random_fr_os(), random_fr_os()};
-            });
-    });
+    const auto pce = pipeline::porep_pce_for(flags, cfg, sc, [](const std::string& l) { progress("prove", l); });
+    const pipeline::batch_result br = pipeline::prove_batch(
+        params, pcfg, bc,
+        [&](size_t job, groth16::stage_report& rep) -> std::unique_ptr<pipeline::prepared_job> {
+            groth16::scoped_stage st(&rep, "synthesize");  // synth=direct|pce (pipeline/pce_cache.hpp)
+            return pipeline::synthesize_porep_job(inputs[refs[job].input].circuits[refs[job].partition], flags,
+                                                  sc.hint(), pce);
+        },
+        [&] {
+            const size_t n = ++done;
+            progress("prove", "job " + std::to_string(n) + "/" + std::to_string(refs.size()));
+            return std::pair{random_fr_os(), random_fr_os()};
+        });
 
     // One proof file per input and run: its partitions' proofs in order.
     fs::create_directories(a.out);
@@ -611,6 +593,7 @@ int run_porep_verify(const verify_args& a) {
         }
     }
     const std::string params_path = resolve_params(a.params, cfg, sc, a.c1);
+    check_params_memory(params_path);
     const groth16::parameters params = groth16::read_parameters(params_path);
     check_params_shape(params, sc, params_path);
     const groth16::prepared_verifying_key pvk = groth16::prepare_verifying_key(params.vk);

@@ -9,8 +9,25 @@
 #   scripts/bench.sh --flag lc_indexer=smallvec4   only that variant where a benchmark has one
 #                                        (repeatable; `c2lab flags`); recorded in the JSON context
 #   scripts/bench.sh --dataset porep-32gib         the C1 dataset of the PoRep stage benchmarks
+# Interrupted (INT or TERM), it stops the running benchmark and removes its partial output:
+# results/runs/<stamp>/ only ever holds complete JSON files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Each binary writes to a temporary name (<name>.json.tmp.<pid>), moved into place when it
+# succeeds. The binary runs in the background so that a signal to this script is handled at
+# once (bash runs a trap only after a foreground child ends), and is stopped by the trap.
+child="" tmp="" log=""
+on_signal() {
+  if [ -n "$child" ]; then
+    kill -s TERM "$child" 2>/dev/null || true
+    wait "$child" 2>/dev/null || true
+  fi
+  rm -f ${tmp:+"$tmp"} ${log:+"$log"}
+  trap - "$1"
+  kill -s "$1" "$$"
+}
+trap 'on_signal INT' INT
+trap 'on_signal TERM' TERM
 filter="" suite=quick reps=1 min_time=0.1
 c2lab_args=()
 while (($#)); do
@@ -22,7 +39,7 @@ while (($#)); do
     --min-time) min_time="$2"; shift 2 ;;
     --flag) c2lab_args+=(--flag "$2"); shift 2 ;;
     --dataset) c2lab_args+=(--dataset "$2"); shift 2 ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
     *) echo "unknown option: $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -55,21 +72,34 @@ for bench in build/release/benchmarks/bench_*; do
     if [ "$suite" = full ]; then f='.'; else f="$(quick_filter "$name")"; fi
   fi
   echo "running $name ..." >&2
-  tmp="$out/.$name.json.tmp"
+  tmp="$out/$name.json.tmp.$$"
+  log="$out/$name.log.tmp.$$"
   "$bench" ${c2lab_args[@]+"${c2lab_args[@]}"} --benchmark_filter="$f" --benchmark_min_time="$min_time" \
     --benchmark_repetitions="$reps" --benchmark_out="$tmp" --benchmark_out_format=json \
     --benchmark_context=commit="$commit" --benchmark_context=dirty="$dirty" \
     --benchmark_context=cpu_model="$cpu" --benchmark_context=build_type=Release \
     --benchmark_context=compiler="$(c++ --version | head -1)" --benchmark_context=suite="$suite" \
-    >/dev/null 2>"$out/.$name.log" || { echo "$name failed:" >&2; cat "$out/.$name.log" >&2; exit 1; }
+    >/dev/null 2>"$log" &
+  child=$!
+  status=0
+  wait "$child" || status=$?
+  child=""
+  if [ "$status" -ne 0 ]; then
+    echo "$name failed:" >&2
+    cat "$log" >&2
+    rm -f "$tmp" "$log"
+    exit 1
+  fi
   # Benchmarks a binary left out say why (the GPU ones without a GPU).
-  grep -h "registered" "$out/.$name.log" 2>/dev/null | sed "s/^/  note: /" >&2 || true
-  rm -f "$out/.$name.log"
+  grep -h "registered" "$log" 2>/dev/null | sed "s/^/  note: /" >&2 || true
+  rm -f "$log"
   if [ ! -s "$tmp" ]; then  # the filter matched nothing in this binary
     rm -f "$tmp"
+    tmp=""
     continue
   fi
   mv "$tmp" "$out/$name.json"
+  tmp=""
 done
 python3 scripts/report.py "$out"/*.json
 echo "JSON written to $out/" >&2

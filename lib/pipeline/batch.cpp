@@ -2,12 +2,18 @@
 
 #include <tbb/parallel_pipeline.h>
 
+#include <cctype>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <limits>
 #include <sstream>
+#include <stdexcept>
 
 #include "core/error.hpp"
+#include "msm/fixed_base.hpp"
+#include "r1cs/constraint_matrices.hpp"
 
 namespace c2lab::pipeline {
 
@@ -21,12 +27,6 @@ struct token {
     groth16::stage_report report;
     clock_type::time_point start, synthesized;
 };
-
-std::string gib(std::uint64_t b) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2f GiB", double(b) / double(1ull << 30));
-    return buf;
-}
 
 }  // namespace
 
@@ -79,7 +79,7 @@ batch_result prove_batch(const groth16::parameters& params, const groth16::prove
 }
 
 memory_estimate estimate_memory(std::size_t constraints, std::size_t inputs, std::size_t aux) {
-    constexpr std::uint64_t fr_bytes = 32;
+    constexpr std::uint64_t fr_bytes = sizeof(ff::fr);
     std::uint64_t n = 1;
     while (n < constraints) n <<= 1;
     memory_estimate e;
@@ -90,11 +90,77 @@ memory_estimate estimate_memory(std::size_t constraints, std::size_t inputs, std
     return e;
 }
 
-std::uint64_t available_memory_bytes() {
-    std::ifstream in("/proc/meminfo");
-    std::string key;
+namespace {
+
+std::uint64_t domain_of(std::size_t constraints) {
+    std::uint64_t n = 1;
+    while (n < constraints) n <<= 1;
+    return n;
+}
+
+}  // namespace
+
+std::uint64_t estimate_params_bytes(std::size_t constraints, std::size_t inputs, std::size_t aux) {
+    constexpr std::uint64_t g1 = sizeof(groth16::g1_affine), g2 = sizeof(groth16::g2_affine);
+    const std::uint64_t n = domain_of(constraints), nv = std::uint64_t(inputs) + aux;
+    // h: n - 1; ic: inputs; l: aux; a and b_g1: at most every variable; b_g2: the same in G2.
+    return g1 * ((n - 1) + inputs + aux + 2 * nv) + g2 * nv;
+}
+
+std::uint64_t memory_need::total() const {
+    std::uint64_t t = 0;
+    for (const auto& term : terms) t += term.bytes;
+    return t;
+}
+
+memory_need setup_memory_need(std::size_t constraints, std::size_t inputs, std::size_t aux,
+                              std::uint64_t matrix_entries) {
+    constexpr std::uint64_t fr_bytes = sizeof(ff::fr), g1 = sizeof(groth16::g1_affine);
+    const std::uint64_t n = domain_of(constraints), nv = std::uint64_t(inputs) + aux;
+    if (matrix_entries == 0)
+        matrix_entries = std::uint64_t(setup_entries_per_constraint * double(constraints) + 0.5);
+    const std::uint64_t g1_scalars = (n - 1) + 3 * nv;  // h | ic + l | a | b_g1, at most
+    // The tables of msm::fixed_base_table: (255 / w + 1) windows of 2^(w - 1) affine points,
+    // w as the table chooses it for the batch.
+    const auto table_bytes = [](std::uint64_t point_bytes, unsigned w) {
+        return (255 / w + 1) * (std::uint64_t{1} << (w - 1)) * point_bytes;
+    };
+    const unsigned w1 = msm::fixed_base_table<ec::g1_curve>::best_window_bits(g1_scalars);
+    const unsigned w2 = msm::fixed_base_table<ec::g2_curve>::best_window_bits(nv);
+    // The matrices' entries vectors grow by doubling, so their capacity is 1x to 2x the entries:
+    // 1.40x for the 2 KiB PoRep circuit (2^23 + 2^22 + 2^23 for 14.9 million), 2x for the hash
+    // chain; 1.5x here.
+    const std::uint64_t matrices = matrix_entries * sizeof(r1cs::matrix_entry) * 3 / 2 +
+                                   3 * (std::uint64_t(constraints) + 1) * sizeof(std::size_t) * 3 / 2;
+    memory_need need;
+    need.terms = {
+        {"parameters", estimate_params_bytes(constraints, inputs, aux)},
+        {"constraint matrices", matrices},
+        {"powers of tau and Lagrange coefficients", 2 * fr_bytes * n},
+        {"A, B, C at tau", 3 * (fr_bytes + 1) * nv},
+        {"fixed-base scalars and G1 points", (fr_bytes + g1) * g1_scalars + fr_bytes * nv},
+        {"fixed-base tables", table_bytes(g1, w1) + table_bytes(sizeof(groth16::g2_affine), w2)},
+    };
+    return need;
+}
+
+memory_need prove_memory_need(std::string what, std::uint64_t params_bytes, const memory_estimate& e,
+                              unsigned jobs_in_flight) {
+    memory_need need;
+    need.what = std::move(what);
+    need.terms = {{"parameters", params_bytes},
+                  {jobs_in_flight == 1 ? std::string("witness")
+                                       : std::to_string(jobs_in_flight) + " job(s) x " + format_bytes(e.witness_bytes) +
+                                             " of witness",
+                   std::uint64_t(jobs_in_flight) * e.witness_bytes},
+                  {"prover", e.prover_bytes}};
+    return need;
+}
+
+std::uint64_t meminfo_available_bytes(std::string_view meminfo) {
+    std::istringstream in{std::string(meminfo)};
+    std::string key, unit;
     std::uint64_t kib = 0;
-    std::string unit;
     while (in >> key >> kib) {
         std::getline(in, unit);
         if (key == "MemAvailable:") return kib * 1024;
@@ -102,21 +168,155 @@ std::uint64_t available_memory_bytes() {
     return 0;
 }
 
+std::uint64_t cgroup_headroom_bytes(std::string_view memory_max, std::string_view memory_stat,
+                                    std::string_view anon_key) {
+    constexpr std::uint64_t unlimited = std::numeric_limits<std::uint64_t>::max();
+    std::uint64_t max = 0;
+    const std::string text(memory_max.substr(0, memory_max.find_first_of(" \n")));
+    auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), max);
+    if (text.empty() || ec != std::errc{} || p != text.data() + text.size()) return unlimited;  // "max" or junk
+    // cgroup v1 writes "no limit" as LONG_MAX rounded down to a page (9223372036854771712).
+    if (max >= (std::uint64_t{1} << 62)) return unlimited;
+    std::istringstream in{std::string(memory_stat)};
+    std::string key;
+    std::uint64_t value = 0, anon = 0;
+    while (in >> key >> value)
+        if (key == anon_key) anon = value;
+    return max > anon ? max - anon : 0;
+}
+
+namespace {
+
+std::string read_small_file(const std::string& path, bool* ok) {
+    std::ifstream in(path);
+    *ok = static_cast<bool>(in);
+    std::ostringstream s;
+    if (*ok) s << in.rdbuf();
+    return s.str();
+}
+
+// The tightest limit of the cgroup `rel` (as /proc/self/cgroup names it) and its ancestors
+// under root, each less its anonymous memory; lowers *out when tighter.
+void lower_to_cgroup_limit(const std::string& root, const std::string& rel, const char* limit_file,
+                           std::string_view anon_key, memory_available* out) {
+    std::string dir = root + (rel == "/" ? std::string() : rel);
+    for (;;) {
+        bool have_max = false, have_stat = false;
+        const std::string max = read_small_file(dir + "/" + limit_file, &have_max);
+        if (have_max) {
+            const std::string stat = read_small_file(dir + "/memory.stat", &have_stat);
+            const std::uint64_t room = cgroup_headroom_bytes(max, have_stat ? stat : std::string(), anon_key);
+            if (room != std::numeric_limits<std::uint64_t>::max() && (out->bytes == 0 || room < out->bytes)) {
+                out->bytes = room;
+                out->source = dir + "/" + limit_file + " less the cgroup's " + std::string(anon_key);
+            }
+        }
+        if (dir.size() <= root.size()) break;
+        dir = dir.substr(0, dir.find_last_of('/'));
+        if (dir.size() < root.size()) dir = root;
+    }
+}
+
+}  // namespace
+
+memory_available available_memory() {
+    bool ok = false;
+    memory_available out;
+    const std::string meminfo = read_small_file("/proc/meminfo", &ok);
+    if (ok && (out.bytes = meminfo_available_bytes(meminfo)) != 0) out.source = "MemAvailable";
+    // This process's cgroups: "0::/path" (v2: memory.max, memory.stat's anon) and
+    // "N:memory:/path" (v1: memory.limit_in_bytes, memory.stat's total_rss). In a container the
+    // path may not exist under /sys/fs/cgroup (a namespaced view): then the root's limit counts.
+    const std::string cg = read_small_file("/proc/self/cgroup", &ok);
+    if (!ok) return out;
+    std::istringstream lines(cg);
+    for (std::string line; std::getline(lines, line);) {
+        if (line.rfind("0::", 0) == 0) {
+            lower_to_cgroup_limit("/sys/fs/cgroup", line.substr(3), "memory.max", "anon", &out);
+        } else if (const auto at = line.find(":memory:"); at != std::string::npos) {
+            lower_to_cgroup_limit("/sys/fs/cgroup/memory", line.substr(at + 8), "memory.limit_in_bytes", "total_rss",
+                                  &out);
+        }
+    }
+    return out;
+}
+
+std::uint64_t available_memory_bytes() { return available_memory().bytes; }
+
+std::string format_bytes(std::uint64_t b) {
+    char buf[48];
+    if (b >= (1ull << 30))
+        std::snprintf(buf, sizeof buf, "%.2f GiB", double(b) / double(1ull << 30));
+    else if (b >= (1ull << 20))
+        std::snprintf(buf, sizeof buf, "%.2f MiB", double(b) / double(1ull << 20));
+    else if (b >= (1ull << 10))
+        std::snprintf(buf, sizeof buf, "%.2f KiB", double(b) / double(1ull << 10));
+    else
+        std::snprintf(buf, sizeof buf, "%llu bytes", static_cast<unsigned long long>(b));
+    return buf;
+}
+
+std::uint64_t parse_memory_size(const std::string& text, const std::string& what) {
+    const auto bad = [&] {
+        return error(errc::bad_input, what + ": '" + text +
+                                          "' is not a memory size (a number of GiB, or a number with B, KiB, MiB, GiB "
+                                          "or TiB, e.g. 512MiB)");
+    };
+    std::size_t end = 0;
+    while (end < text.size() && (std::isdigit(static_cast<unsigned char>(text[end])) || text[end] == '.')) ++end;
+    if (end == 0) throw bad();
+    double value = 0;
+    try {
+        std::size_t used = 0;
+        value = std::stod(text.substr(0, end), &used);
+        if (used != end) throw bad();
+    } catch (const std::logic_error&) {
+        throw bad();
+    }
+    std::string unit = text.substr(end);
+    while (!unit.empty() && unit.front() == ' ') unit.erase(unit.begin());
+    double scale = 0;
+    if (unit.empty()) scale = double(1ull << 30);  // a plain number: GiB
+    else if (unit == "B") scale = 1;
+    else if (unit == "K" || unit == "KiB") scale = double(1ull << 10);
+    else if (unit == "M" || unit == "MiB") scale = double(1ull << 20);
+    else if (unit == "G" || unit == "GiB") scale = double(1ull << 30);
+    else if (unit == "T" || unit == "TiB") scale = double(1ull << 40);
+    else throw bad();
+    const double bytes = value * scale;
+    if (!(bytes >= 1) || bytes > 1.8e19) throw bad();
+    return static_cast<std::uint64_t>(bytes);
+}
+
+void check_memory(const memory_need& need, std::uint64_t budget_bytes) {
+    const bool given = budget_bytes != 0;
+    memory_available have;
+    if (given) {
+        have.bytes = budget_bytes;
+        have.source = "--memory-budget";
+    } else {
+        have = available_memory();
+    }
+    if (have.bytes == 0) return;  // unknown: nothing to check against
+    const std::uint64_t total = need.total();
+    if (total <= have.bytes) return;
+    std::ostringstream m;
+    m << need.what << " needs about " << format_bytes(total) << " (";
+    for (std::size_t i = 0; i < need.terms.size(); ++i)
+        m << (i ? " + " : "") << need.terms[i].name << " " << format_bytes(need.terms[i].bytes);
+    m << "), more than the " << format_bytes(have.bytes)
+      << (given ? " of --memory-budget" : " this machine has available (" + have.source + ")");
+    std::string advice = need.advice;
+    if (given) advice += (advice.empty() ? "" : " or ") + std::string("raise --memory-budget");
+    if (!advice.empty()) m << "; " << advice;
+    throw error(errc::resource, m.str());
+}
+
 void check_memory_budget(std::uint64_t params_bytes, const memory_estimate& e, unsigned jobs,
                          std::uint64_t budget_bytes) {
-    const std::uint64_t need = params_bytes + std::uint64_t(jobs) * e.witness_bytes + e.prover_bytes;
-    const bool given = budget_bytes != 0;
-    const std::uint64_t have = given ? budget_bytes : available_memory_bytes();
-    if (have == 0) return;  // unknown: nothing to check against
-    if (need > have) {
-        std::ostringstream m;
-        m << "the batch needs about " << gib(need) << " (parameters " << gib(params_bytes) << " + " << jobs
-          << " job(s) x " << gib(e.witness_bytes) << " of witness + " << gib(e.prover_bytes)
-          << " for the prover), more than the " << gib(have) << (given ? " of --memory-budget" : " this machine has available")
-          << "; lower --jobs" << (jobs > 1 ? " (each job in flight holds a witness)" : "")
-          << (given ? " or raise --memory-budget" : "");
-        throw error(errc::resource, m.str());
-    }
+    memory_need need = prove_memory_need("the batch", params_bytes, e, jobs);
+    need.advice = std::string("lower --jobs") + (jobs > 1 ? " (each job in flight holds a witness)" : "");
+    check_memory(need, budget_bytes);
 }
 
 }  // namespace c2lab::pipeline

@@ -16,6 +16,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -78,18 +79,80 @@ struct batch_result {
 batch_result prove_batch(const groth16::parameters& params, const groth16::prover_config& cfg,
                          const batch_config& bc, const synthesize_fn& synthesize, const blinding_fn& blinding);
 
-// Memory of one job's witness and of the prover at work, in bytes (estimates from the
-// sizes: a, b, c and the assignment in Fr; the prover's three padded copies and h), and
-// the check before a batch: params_bytes + jobs x witness + prover against the memory the
-// machine has available (MemAvailable of /proc/meminfo) or the budget given. Throws
-// errc::resource naming every term when it does not fit.
+// Memory: estimates from the circuit's shape, what the machine can still give, and the check
+// every large allocation goes through first (a refusal with the numbers rather than the OOM
+// killer midway).
+//
+// One job's witness and the prover at work, in bytes (a, b, c and the assignment in Fr; the
+// prover's three padded copies and h).
 struct memory_estimate {
     std::uint64_t witness_bytes = 0;
     std::uint64_t prover_bytes = 0;
 };
 memory_estimate estimate_memory(std::size_t constraints, std::size_t inputs, std::size_t aux);
-std::uint64_t available_memory_bytes();  // MemAvailable, or 0 when unknown
+
+// Groth16 parameters of a shape held in memory (groth16::parameters: h, l, a, b_g1, b_g2, ic),
+// an upper bound: every variable counted in a and b (the densities are not known from counts).
+std::uint64_t estimate_params_bytes(std::size_t constraints, std::size_t inputs, std::size_t aux);
+
+// One named part of what a step needs ("parameters", "witness", ...).
+struct memory_term {
+    std::string name;
+    std::uint64_t bytes = 0;
+};
+struct memory_need {
+    std::string what;    // "the batch", "setup of StackedDrg2KiBV1_1", ...
+    std::vector<memory_term> terms;
+    std::string advice;  // appended to a refusal, e.g. "lower --jobs"
+    std::uint64_t total() const;
+};
+
+// generate_parameters' peak (groth16/setup.cpp): the constraint matrices (matrix_entries
+// (variable, Fr) entries and the row starts, with the slack of vector growth), powers of tau
+// and Lagrange coefficients, the QAP evaluations u, v, w per variable, the fixed-base scalars,
+// G1 points and tables, and the parameters themselves (the G1 points are copied out of one
+// batch, so held twice).
+// matrix_entries 0: estimated from the constraint count (setup_entries_per_constraint).
+memory_need setup_memory_need(std::size_t constraints, std::size_t inputs, std::size_t aux,
+                              std::uint64_t matrix_entries = 0);
+// Entries of A, B and C per constraint assumed before the matrices are recorded: the PoRep
+// circuit of 2 KiB has 5.56 (14,934,693 entries for 2,687,961 constraints, input constraints
+// included, counted with r1cs::constraint_matrices), the hash chain at most 5; rounded up.
+inline constexpr double setup_entries_per_constraint = 6.0;
+
+// Proving jobs_in_flight jobs at once with parameters of params_bytes: parameters +
+// jobs x witness + prover.
+memory_need prove_memory_need(std::string what, std::uint64_t params_bytes, const memory_estimate& e,
+                              unsigned jobs_in_flight);
+
+// What this process may still allocate: MemAvailable of /proc/meminfo, or less where a
+// cgroup limit of this process's cgroup or an ancestor leaves less (v2: memory.max less
+// memory.stat's anon; v1: memory.limit_in_bytes less total_rss; page cache is not counted,
+// the kernel reclaims it); bytes 0 when unknown.
+struct memory_available {
+    std::uint64_t bytes = 0;
+    std::string source;  // "MemAvailable", or the memory.max file that bounds it
+};
+memory_available available_memory();
+std::uint64_t available_memory_bytes();  // available_memory().bytes
+// The parsers behind it: MemAvailable in bytes (0 when absent); a cgroup's limit less the
+// stat's anon_key value (UINT64_MAX for "max", v1's 2^63-ish "no limit" or unreadable text).
+std::uint64_t meminfo_available_bytes(std::string_view meminfo);
+std::uint64_t cgroup_headroom_bytes(std::string_view memory_max, std::string_view memory_stat,
+                                    std::string_view anon_key = "anon");
+
+// errc::resource naming the step, the total and every term, and the budget it exceeds:
+// budget_bytes (--memory-budget) or, 0, available_memory() (nothing is checked when that is
+// unknown).
+void check_memory(const memory_need& need, std::uint64_t budget_bytes);
+// The batch's check: prove_memory_need("the batch", ...) with the advice to lower --jobs.
 void check_memory_budget(std::uint64_t params_bytes, const memory_estimate& e, unsigned jobs,
-                         std::uint64_t budget_bytes /* 0: MemAvailable */);
+                         std::uint64_t budget_bytes /* 0: available_memory() */);
+
+// "1.50 GiB", "1.00 MiB", "512 bytes".
+std::string format_bytes(std::uint64_t bytes);
+// A --memory-budget value: a plain number is GiB (0.5), else a number with B, KiB, MiB, GiB
+// or TiB (K, M, G, T alike): 1MiB, 512M, 2.5GiB. errc::bad_input naming `what` otherwise.
+std::uint64_t parse_memory_size(const std::string& text, const std::string& what);
 
 }  // namespace c2lab::pipeline

@@ -164,5 +164,95 @@ TEST(batch, memory_estimate_and_budget) {
     EXPECT_GT(available_memory_bytes(), 0u);  // Linux: /proc/meminfo
 }
 
+// The estimates against the sizes of the vectors they stand for (not the RSS): a proving
+// assignment's a, b, c and assignment; a parameters set's points; the constraint matrices'
+// entries per constraint against the constant the setup check assumes before recording them.
+TEST(memory, estimates_match_the_vectors_of_a_small_circuit) {
+    r1cs::proving_assignment<r1cs::vec_indexer> pa;
+    r1cs::hash_chain{steps, k, fr::from_u64(3)}.synthesize(pa);
+    pa.enforce_input_constraints();
+    const size_t constraints = pa.a().size(), inputs = pa.num_inputs(), aux = pa.num_aux();
+    const memory_estimate e = estimate_memory(constraints, inputs, aux);
+    EXPECT_EQ(e.witness_bytes, sizeof(fr) * (pa.a().size() + pa.b().size() + pa.c().size() + inputs + aux));
+
+    const groth16::parameters& p = params();
+    const std::uint64_t g1 = sizeof(groth16::g1_affine), g2 = sizeof(groth16::g2_affine);
+    const std::uint64_t held = g1 * (p.h.size() + p.l.size() + p.a.size() + p.b_g1.size() + p.vk.ic.size()) +
+                               g2 * p.b_g2.size();
+    const std::uint64_t estimate = estimate_params_bytes(constraints, inputs, aux);
+    const std::uint64_t nv = inputs + aux;
+    EXPECT_GE(estimate, held);
+    // The slack is the densities alone: at most every variable once more in a, b_g1 and b_g2.
+    EXPECT_LE(estimate - held, (2 * g1 + g2) * nv) << estimate << " vs " << held;
+
+    r1cs::constraint_matrices<r1cs::vec_indexer> cs;
+    r1cs::hash_chain{steps, k, std::nullopt}.synthesize(cs);
+    cs.enforce_input_constraints();
+    const double per_constraint =
+        double(cs.a().num_entries() + cs.b().num_entries() + cs.c().num_entries()) / double(cs.num_constraints());
+    EXPECT_LE(per_constraint, setup_entries_per_constraint);
+    const memory_need s = setup_memory_need(constraints, inputs, aux);
+    ASSERT_FALSE(s.terms.empty());
+    EXPECT_EQ(s.terms[0].bytes, estimate);
+    EXPECT_GT(s.total(), 2 * held);  // parameters, and the batch of G1 points they are copied from
+}
+
+TEST(memory, check_names_the_step_the_terms_and_the_budget) {
+    memory_need need = prove_memory_need("proving c1.json", 3ull << 30, {1ull << 30, 2ull << 30}, 1);
+    EXPECT_EQ(need.total(), 6ull << 30);
+    EXPECT_NO_THROW(check_memory(need, 6ull << 30));
+    try {
+        check_memory(need, 1ull << 20);
+        FAIL() << "6 GiB within a budget of 1 MiB";
+    } catch (const error& ex) {
+        EXPECT_EQ(ex.kind(), errc::resource);
+        const std::string m = ex.what();
+        EXPECT_EQ(m.rfind("proving c1.json needs about 6.00 GiB (parameters 3.00 GiB + witness 1.00 GiB + prover "
+                          "2.00 GiB), more than the 1.00 MiB of --memory-budget",
+                          0),
+                  0u)
+            << m;
+        EXPECT_NE(m.find("raise --memory-budget"), std::string::npos) << m;
+    }
+}
+
+TEST(memory, sizes_parse_and_print) {
+    EXPECT_EQ(parse_memory_size("1MiB", "--memory-budget"), 1ull << 20);
+    EXPECT_EQ(parse_memory_size("512M", "--memory-budget"), 512ull << 20);
+    EXPECT_EQ(parse_memory_size("0.5", "--memory-budget"), 1ull << 29);  // a plain number is GiB
+    EXPECT_EQ(parse_memory_size("2GiB", "--memory-budget"), 2ull << 30);
+    EXPECT_EQ(parse_memory_size("64 KiB", "--memory-budget"), 64ull << 10);
+    EXPECT_EQ(parse_memory_size("1T", "--memory-budget"), 1ull << 40);
+    for (const char* bad : {"", "MiB", "1XB", "0", "-1", "1.2.3", "1e3"}) {
+        try {
+            parse_memory_size(bad, "--memory-budget");
+            FAIL() << "'" << bad << "' accepted";
+        } catch (const error& ex) {
+            EXPECT_EQ(ex.kind(), errc::bad_input);
+            EXPECT_NE(std::string(ex.what()).find("--memory-budget"), std::string::npos);
+        }
+    }
+    EXPECT_EQ(format_bytes(512), "512 bytes");
+    EXPECT_EQ(format_bytes(3ull << 19), "1.50 MiB");
+    EXPECT_EQ(format_bytes(5ull << 30), "5.00 GiB");
+}
+
+TEST(memory, available_memory_from_meminfo_and_cgroup_text) {
+    EXPECT_EQ(meminfo_available_bytes("MemTotal:       16318504 kB\nMemFree:         1000000 kB\n"
+                                      "MemAvailable:    8000000 kB\nBuffers:  1 kB\n"),
+              8000000ull * 1024);
+    EXPECT_EQ(meminfo_available_bytes("MemTotal: 1 kB\n"), 0u);
+    const std::uint64_t unlimited = ~std::uint64_t{0};
+    EXPECT_EQ(cgroup_headroom_bytes("max\n", "anon 100\n"), unlimited);
+    EXPECT_EQ(cgroup_headroom_bytes("4294967296\n", "anon 1073741824\nfile 2147483648\n"), 3ull << 30);
+    EXPECT_EQ(cgroup_headroom_bytes("1000\n", "anon 5000\n"), 0u);
+    EXPECT_EQ(cgroup_headroom_bytes("1000\n", ""), 1000u);
+    EXPECT_EQ(cgroup_headroom_bytes("9223372036854771712\n", "total_rss 5\n", "total_rss"), unlimited);  // v1: none
+    EXPECT_EQ(cgroup_headroom_bytes("8192\n", "rss 1\ntotal_rss 4096\n", "total_rss"), 4096u);
+    const memory_available now = available_memory();
+    EXPECT_GT(now.bytes, 0u);  // Linux: /proc/meminfo at least
+    EXPECT_FALSE(now.source.empty());
+}
+
 }  // namespace
 }  // namespace c2lab::pipeline

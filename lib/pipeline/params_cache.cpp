@@ -1,10 +1,18 @@
 #include "pipeline/params_cache.hpp"
 
-#include <cstdlib>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include "core/error.hpp"
 #include "core/rng.hpp"
 #include "groth16/params_file.hpp"
 #include "groth16/setup.hpp"
+#include "pipeline/batch.hpp"
 #include "porep/circuit.hpp"
 #include "r1cs/constraint_matrices.hpp"
 
@@ -26,33 +34,101 @@ r1cs::shape_counter count_porep_shape(const porep::porep_config& cfg) {
     return sc;
 }
 
+std::string params_path(const std::string& name, const r1cs::shape_counter& sc) {
+    const std::string file = name + "-c" + std::to_string(sc.num_constraints()) + "-i" + std::to_string(sc.num_inputs()) +
+                             "-a" + std::to_string(sc.num_aux()) + ".params";
+    return (cache_dir() / "params" / file).string();
+}
+
 std::string porep_params_path(const porep::porep_config& cfg, const r1cs::shape_counter& sc) {
-    const std::string name = cfg.registered_proof + "-c" + std::to_string(sc.num_constraints()) + "-i" +
-                             std::to_string(sc.num_inputs()) + "-a" + std::to_string(sc.num_aux()) + ".params";
-    return (cache_dir() / "params" / name).string();
+    return params_path(cfg.registered_proof, sc);
+}
+
+namespace {
+
+// An exclusive flock held for the owner's life (closing the descriptor releases it).
+class entry_lock {
+public:
+    explicit entry_lock(const std::string& lock_path) : path_(lock_path) {
+        fd_ = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (fd_ < 0) throw error(errc::io, "cannot create the lock file " + lock_path + ": " + std::strerror(errno));
+    }
+    ~entry_lock() { ::close(fd_); }
+    entry_lock(const entry_lock&) = delete;
+    entry_lock& operator=(const entry_lock&) = delete;
+    bool try_lock() { return lock(LOCK_EX | LOCK_NB); }
+    void lock() { lock(LOCK_EX); }
+
+private:
+    bool lock(int how) {
+        for (;;) {
+            if (::flock(fd_, how) == 0) return true;
+            if (errno == EINTR) continue;
+            if (errno == EWOULDBLOCK && (how & LOCK_NB)) return false;
+            throw error(errc::io, "cannot lock " + path_ + ": " + std::strerror(errno));
+        }
+    }
+    std::string path_;
+    int fd_ = -1;
+};
+
+}  // namespace
+
+cached_params ensure_cached_params(const std::string& path, const std::function<void(const std::string&)>& make,
+                                   const std::function<void(const std::string&)>& progress, bool force) {
+    auto say = [&](const std::string& line) {
+        if (progress) progress(line);
+    };
+    cached_params out{path, false, false};
+    if (!force && fs::exists(path)) {
+        say("parameters: cached " + path);
+        return out;
+    }
+    const fs::path dir = fs::path(path).parent_path();
+    if (!dir.empty()) {
+        std::error_code ec;
+        fs::create_directories(dir, ec);
+        if (ec) throw error(errc::io, dir.string() + ": cannot create the directory: " + ec.message());
+    }
+    entry_lock lock(path + ".lock");
+    if (!lock.try_lock()) {
+        say("parameters: waiting for another c2lab process generating " + path);
+        out.waited = true;
+        lock.lock();
+    }
+    // Looked for again under the lock: the process that held it may have made the entry.
+    if (fs::exists(path) && (!force || out.waited)) {
+        say("parameters: cached " + path);
+        return out;
+    }
+    make(path);
+    out.generated = true;
+    return out;
 }
 
 std::string ensure_porep_params(const porep::porep_config& cfg, uint64_t seed,
                                 const std::function<void(const std::string&)>& progress) {
     const r1cs::shape_counter sc = count_porep_shape(cfg);
-    const std::string path = porep_params_path(cfg, sc);
-    if (fs::exists(path)) return path;
     auto say = [&](const std::string& line) {
         if (progress) progress(line);
     };
-    say("no cached parameters for " + cfg.registered_proof + "; generating " + path + " (" +
-        std::to_string(sc.num_constraints()) + " constraints)");
-    r1cs::constraint_matrices<> cs;
-    porep::stacked_circuit::blank(cfg).synthesize(cs);
-    cs.enforce_input_constraints();
-    rng g(seed);
-    groth16::setup_config scfg;
-    scfg.progress = say;
-    const groth16::parameters params = groth16::generate_parameters(cs, g, scfg);
-    fs::create_directories(fs::path(path).parent_path());
-    say("writing " + path);
-    groth16::write_parameters(path, params);
-    return path;
+    const auto make = [&](const std::string& path) {
+        say("no cached parameters for " + cfg.registered_proof + "; generating " + path + " (" +
+            std::to_string(sc.num_constraints()) + " constraints)");
+        memory_need need = setup_memory_need(sc.num_constraints(), sc.num_inputs(), sc.num_aux());
+        need.what = "setup of " + cfg.registered_proof;
+        check_memory(need, 0);
+        r1cs::constraint_matrices<> cs;
+        porep::stacked_circuit::blank(cfg).synthesize(cs);
+        cs.enforce_input_constraints();
+        rng g(seed);
+        groth16::setup_config scfg;
+        scfg.progress = say;
+        const groth16::parameters params = groth16::generate_parameters(cs, g, scfg);
+        say("writing " + path);
+        groth16::write_parameters(path, params);
+    };
+    return ensure_cached_params(porep_params_path(cfg, sc), make, progress).path;
 }
 
 }  // namespace c2lab::pipeline

@@ -4,6 +4,11 @@
 // then params/<registered proof>-c<constraints>-i<inputs>-a<aux>.params. A change to the
 // circuit changes the counts, and so the name; the file itself is versioned and checksummed
 // (groth16/params_file.hpp) and written atomically.
+//
+// Processes share the cache: an entry is made under an exclusive flock of <entry>.lock (the
+// lock file stays; the kernel releases the lock when its holder ends, however it ends), and
+// looked for again once the lock is taken, so a process that waited for another one uses what
+// that one made. Readers need no lock: the entry appears by rename, whole or not at all.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +28,22 @@ std::filesystem::path cache_dir();
 r1cs::shape_counter count_porep_shape(const porep::porep_config& cfg);
 
 std::string porep_params_path(const porep::porep_config& cfg, const r1cs::shape_counter& sc);
+// The entry of any circuit: params/<name>-c<constraints>-i<inputs>-a<aux>.params.
+std::string params_path(const std::string& name, const r1cs::shape_counter& sc);
+
+struct cached_params {
+    std::string path;
+    bool generated = false;  // false: the entry was there, or another process made it meanwhile
+    bool waited = false;     // another process held the entry's lock first
+};
+
+// The entry `path`, made by make(path) (which writes it, atomically) when absent or, with
+// force, in any case (unless another process made it while this one waited for the lock).
+// progress gets "parameters: waiting for another c2lab process generating <path>" when the
+// lock is held elsewhere, and "parameters: cached <path>" when the entry is used as it is.
+// errc::io naming the lock file when it cannot be created or locked.
+cached_params ensure_cached_params(const std::string& path, const std::function<void(const std::string& path)>& make,
+                                   const std::function<void(const std::string&)>& progress = {}, bool force = false);
 
 // The cached parameters' path, generating them first (test toxic waste from `seed`, as
 // `c2lab setup --c1 --seed`) when the cache has none. progress gets one line per step.
