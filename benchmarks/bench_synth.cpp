@@ -4,17 +4,40 @@
 // one stage, no parameters, no GPU.
 //
 //   synth/<dataset>/lc_indexer:<v>/presize:<off|on>   counters: constraints/s, constraints
+//   synth/<dataset>/synth:<direct|pce>/presize:<p>      flag synth: direct = the proving
+//                                                      assignment with the lc_indexer flag's
+//                                                      indexer; pce = witness-only synthesis
+//                                                      (witness_assignment) + the product of
+//                                                      the pre-compiled matrices, on ONE thread
+//                                                      (a per-thread rate beside direct's);
+//                                                      counters witness_ms, multiply_ms (pce)
+//   pce_eval/<dataset>/threads:<n>                     the product alone, 1 thread and every core
+//   pce_build/<dataset>                                the one-time extraction (matrices of the
+//                                                      blank circuit, compiled); counters entries,
+//                                                      file_bytes
+//   pce_load/<dataset>                                 the file's bytes back (checksum, checks)
 //   synth_shape/<dataset>                              shape_counter only
 //
 // Only partition 0 is synthesized (every partition has the same shape). 32 GiB synthesis
 // into an assignment needs ~20 GB and minutes: its shape-only run is registered by default,
 // the full one with --dataset porep-32gib.
 // Run: bench_synth --flag lc_indexer=smallvec4 --flag presize=on
+//      c2lab ab --filter 'synth/porep-2kib/synth:' --flag synth=direct,pce
+// The pre-compiled circuit comes from the cache beside the parameters
+// (pipeline/pce_cache.hpp), built on first use.
 #include <benchmark/benchmark.h>
 
 #include <optional>
 
+#include <chrono>
+#include <ctime>
+#include <memory>
+#include <thread>
+
 #include "bench_main.hpp"
+#include "core/parallel.hpp"
+#include "pipeline/params_cache.hpp"
+#include "pipeline/pce_cache.hpp"
 #include "porep/circuit.hpp"
 #include "porep_fixture.hpp"
 #include "r1cs/proving_assignment.hpp"
@@ -22,6 +45,14 @@
 namespace {
 
 using namespace c2lab;
+
+// CPU time of the calling thread, in ms: on a shared machine the per-thread cost, where the
+// wall time also counts the time other processes held the core.
+double thread_cpu_ms() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) * 1e-6;
+}
 
 template <class Indexer>
 void synth(benchmark::State& state, std::string name, r1cs::presize_mode presize) {
@@ -32,15 +63,20 @@ void synth(benchmark::State& state, std::string name, r1cs::presize_mode presize
     r1cs::shape_counter sc;
     porep::stacked_circuit::blank(*d.cfg).synthesize(sc);
     const r1cs::capacity_hint hint = sc.hint();
+    double cpu = 0;
     for (auto _ : state) {
+        const double c0 = thread_cpu_ms();
         r1cs::proving_assignment<Indexer> pa(hint, presize);
         c.synthesize(pa);
         pa.enforce_input_constraints();
         benchmark::DoNotOptimize(pa.a().data());
+        cpu += thread_cpu_ms() - c0;
     }
     state.counters["constraints/s"] =
         benchmark::Counter(double(hint.constraints) * double(state.iterations()), benchmark::Counter::kIsRate);
     state.counters["constraints"] = double(hint.constraints);
+    // constraints per second of this thread's CPU time (synthesis is single-threaded)
+    state.counters["constraints/cpu_s"] = double(hint.constraints) / (cpu / double(state.iterations()) * 1e-3);
 }
 
 void synth_shape(benchmark::State& state, std::string name) {
@@ -59,11 +95,132 @@ void synth_shape(benchmark::State& state, std::string name) {
     state.counters["constraints"] = double(n);
 }
 
+using clock_type = std::chrono::steady_clock;
+double ms_between(clock_type::time_point a, clock_type::time_point b) {
+    return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+// The dataset's pre-compiled circuit, from the cache (built and saved on first use).
+std::shared_ptr<const r1cs::precompiled_circuit> pce_for(const bench::loaded_dataset& d) {
+    static std::map<std::string, std::shared_ptr<const r1cs::precompiled_circuit>> cache;
+    auto& slot = cache[d.cfg->registered_proof];
+    if (!slot) slot = pipeline::ensure_porep_pce(*d.cfg, pipeline::count_porep_shape(*d.cfg));
+    return slot;
+}
+
+// synth:pce on one thread: witness-only synthesis, then the product.
+void synth_pce(benchmark::State& state, std::string name, r1cs::presize_mode presize) {
+    const bench::loaded_dataset* dp = bench::dataset_or_skip(state, name);
+    if (!dp) return;
+    const porep::stacked_circuit c = porep::construct_circuit(*dp->cfg, dp->file.phase1_out, 0);
+    std::shared_ptr<const r1cs::precompiled_circuit> pce;
+    try {
+        pce = pce_for(*dp);
+    } catch (const std::exception& e) {
+        state.SkipWithError(e.what());
+        return;
+    }
+    const r1cs::capacity_hint hint = pce->shape();
+    double witness_ms = 0, multiply_ms = 0, witness_cpu = 0, multiply_cpu = 0;
+    parallel::in_arena(1, [&] {
+        for (auto _ : state) {
+            const auto t0 = clock_type::now();
+            const double c0 = thread_cpu_ms();
+            r1cs::witness_assignment wa(hint, presize);
+            c.synthesize(wa);
+            wa.enforce_input_constraints();
+            const auto t1 = clock_type::now();
+            const double c1 = thread_cpu_ms();
+            const auto abc = pce->evaluate(wa.input_assignment(), wa.aux_assignment());
+            benchmark::DoNotOptimize(abc.a.data());
+            const auto t2 = clock_type::now();
+            const double c2 = thread_cpu_ms();
+            witness_ms += ms_between(t0, t1);
+            multiply_ms += ms_between(t1, t2);
+            witness_cpu += c1 - c0;
+            multiply_cpu += c2 - c1;
+        }
+    });
+    const double n = double(state.iterations());
+    state.counters["constraints/s"] = benchmark::Counter(double(hint.constraints) * n, benchmark::Counter::kIsRate);
+    state.counters["constraints"] = double(hint.constraints);
+    state.counters["witness_ms"] = witness_ms / n;
+    state.counters["multiply_ms"] = multiply_ms / n;
+    state.counters["witness_cpu_ms"] = witness_cpu / n;
+    state.counters["multiply_cpu_ms"] = multiply_cpu / n;
+    // constraints per second of this thread's CPU time (witness + product)
+    state.counters["constraints/cpu_s"] = double(hint.constraints) / ((witness_cpu + multiply_cpu) / n * 1e-3);
+}
+
+// The product alone, on `threads` threads.
+void pce_eval(benchmark::State& state, std::string name) {
+    const bench::loaded_dataset* dp = bench::dataset_or_skip(state, name);
+    if (!dp) return;
+    const porep::stacked_circuit c = porep::construct_circuit(*dp->cfg, dp->file.phase1_out, 0);
+    std::shared_ptr<const r1cs::precompiled_circuit> pce;
+    try {
+        pce = pce_for(*dp);
+    } catch (const std::exception& e) {
+        state.SkipWithError(e.what());
+        return;
+    }
+    r1cs::witness_assignment wa(pce->shape(), r1cs::presize_mode::on);
+    c.synthesize(wa);
+    wa.enforce_input_constraints();
+    auto abc = pce->evaluate(wa.input_assignment(), wa.aux_assignment());  // pages touched once
+    parallel::in_arena(static_cast<unsigned>(state.range(0)), [&] {
+        for (auto _ : state) {
+            pce->evaluate(wa.input_assignment(), wa.aux_assignment(), abc.a.span(), abc.b.span(), abc.c.span());
+            benchmark::DoNotOptimize(abc.a.data());
+        }
+    });
+    state.counters["constraints/s"] =
+        benchmark::Counter(double(pce->num_constraints()) * double(state.iterations()), benchmark::Counter::kIsRate);
+    state.counters["entries/s"] =
+        benchmark::Counter(double(pce->num_entries()) * double(state.iterations()), benchmark::Counter::kIsRate);
+}
+
+void pce_build(benchmark::State& state, std::string name) {
+    const bench::loaded_dataset* dp = bench::dataset_or_skip(state, name);
+    if (!dp) return;
+    size_t entries = 0, constraints = 0, bytes = 0, dict = 0, unit = 0;
+    for (auto _ : state) {
+        const r1cs::precompiled_circuit p = pipeline::build_porep_pce(*dp->cfg);
+        entries = p.num_entries();
+        constraints = p.num_constraints();
+        dict = p.coefficients().size();
+        unit = 0;
+        for (const auto* m : {&p.a(), &p.b(), &p.c()})
+            for (const auto& e : m->entries) unit += e.coeff <= 1;  // ids 0 and 1: +1, -1
+        state.PauseTiming();
+        bytes = p.serialize().size();
+        state.ResumeTiming();
+    }
+    state.counters["constraints/s"] =
+        benchmark::Counter(double(constraints) * double(state.iterations()), benchmark::Counter::kIsRate);
+    state.counters["entries"] = double(entries);
+    state.counters["coefficients"] = double(dict);
+    state.counters["unit_entries_pct"] = entries ? 100.0 * double(unit) / double(entries) : 0;
+    state.counters["file_bytes"] = double(bytes);
+}
+
+void pce_load(benchmark::State& state, std::string name) {
+    const bench::loaded_dataset* dp = bench::dataset_or_skip(state, name);
+    if (!dp) return;
+    const std::vector<uint8_t> bytes = pipeline::build_porep_pce(*dp->cfg).serialize();
+    for (auto _ : state) {
+        const r1cs::precompiled_circuit p = r1cs::precompiled_circuit::deserialize(bytes, name);
+        benchmark::DoNotOptimize(p.num_entries());
+    }
+    state.counters["bytes/s"] =
+        benchmark::Counter(double(bytes.size()) * double(state.iterations()), benchmark::Counter::kIsRate);
+}
+
 void register_all() {
     const std::vector<std::string> full = bench::datasets_or({"porep-2kib", "porep-512mib"});
     for (const std::string& name : full)
         for (std::string_view ix : r1cs::lc_indexer_names) {
-            if (!bench::selected("lc_indexer", ix)) continue;
+            if (!bench::selected("lc_indexer", ix) || !bench::selected("synth", "direct")) continue;
             for (auto p : {r1cs::presize_mode::off, r1cs::presize_mode::on}) {
                 if (!bench::selected("presize", r1cs::to_string(p))) continue;
                 r1cs::with_lc_indexer(ix, [&](auto tag) {
@@ -76,6 +233,42 @@ void register_all() {
                 });
             }
         }
+    // synth:<mode>: direct with the lc_indexer flag's indexer (vec unless given).
+    for (const std::string& name : full)
+        for (r1cs::synth_mode m : {r1cs::synth_mode::direct, r1cs::synth_mode::pce}) {
+            if (!bench::selected("synth", r1cs::to_string(m))) continue;
+            for (auto p : {r1cs::presize_mode::off, r1cs::presize_mode::on}) {
+                if (!bench::selected("presize", r1cs::to_string(p))) continue;
+                const std::string bn = "synth/" + name + "/synth:" + std::string(r1cs::to_string(m)) +
+                                       "/presize:" + std::string(r1cs::to_string(p));
+                if (m == r1cs::synth_mode::pce) {
+                    benchmark::RegisterBenchmark(bn.c_str(), [name, p](benchmark::State& s) { synth_pce(s, name, p); })
+                        ->Unit(benchmark::kMillisecond)
+                        ->UseRealTime();
+                    continue;
+                }
+                r1cs::with_lc_indexer(bench::opts().flags.lc_indexer, [&](auto tag) {
+                    using I = typename decltype(tag)::type;
+                    benchmark::RegisterBenchmark(bn.c_str(), [name, p](benchmark::State& s) { synth<I>(s, name, p); })
+                        ->Unit(benchmark::kMillisecond)
+                        ->UseRealTime();
+                });
+            }
+        }
+    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    for (const std::string& name : bench::datasets_or({"porep-2kib"})) {
+        if (!bench::selected("synth", "pce")) continue;
+        auto* b = benchmark::RegisterBenchmark(("pce_eval/" + name).c_str(),
+                                               [name](benchmark::State& s) { pce_eval(s, name); });
+        b->ArgNames({"threads"})->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+        if (cores > 1) b->Arg(cores);
+        benchmark::RegisterBenchmark(("pce_build/" + name).c_str(), [name](benchmark::State& s) { pce_build(s, name); })
+            ->Unit(benchmark::kMillisecond)
+            ->UseRealTime();
+        benchmark::RegisterBenchmark(("pce_load/" + name).c_str(), [name](benchmark::State& s) { pce_load(s, name); })
+            ->Unit(benchmark::kMillisecond)
+            ->UseRealTime();
+    }
     for (const std::string& name : bench::datasets_or({"porep-2kib", "porep-32gib"}))
         benchmark::RegisterBenchmark(("synth_shape/" + name).c_str(), [name](benchmark::State& s) { synth_shape(s, name); })
             ->Unit(benchmark::kMillisecond)

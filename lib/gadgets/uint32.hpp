@@ -41,9 +41,11 @@ class multieq {
 public:
     using lc_type = typename CS::lc_type;
     using root_type = CS;
-    // Whether the pending terms are kept: not for shape_counter, which never builds a linear
+    // Whether the pending terms are kept: not for shape_counter or a witness-only system
+    // (CS::witness_only, r1cs/witness_assignment.hpp), which never build a linear
     // combination (shape-only synthesis then only counts).
-    static constexpr bool keeps_terms = !std::is_same_v<CS, r1cs::shape_counter>;
+    static constexpr bool keeps_terms =
+        !std::is_same_v<CS, r1cs::shape_counter> && !requires { requires CS::witness_only; };
 
     explicit multieq(CS& cs) : cs_(cs) {}
     multieq(const multieq&) = delete;

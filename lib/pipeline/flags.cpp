@@ -58,7 +58,7 @@ std::vector<std::pair<std::string, std::string>> flag_values::as_text() const {
             {"msm_window", msm_window.to_string()},
             {"b_g2_msm", std::string(groth16::to_string(b_g2))},
             {"msm_split", msm_split ? "on" : "off"},
-            {"synth", synth},
+            {"synth", std::string(r1cs::to_string(synth))},
             {"c1_json", std::string(porep::to_string(c1_json))},
             {"params_io", std::string(groth16::to_string(params_io))},
             {"backend", std::string(groth16::to_string(backend))},
@@ -103,9 +103,7 @@ flag_values parse_flags(std::span<const std::string> settings) {
                     throw error(errc::bad_input, "msm_split: unknown variant '" + value + "' (expected off or on)");
                 v.msm_split = value == "on";
             } else if (name == "synth") {
-                if (value != "direct" && value != "pce")
-                    throw error(errc::bad_input, "synth: unknown variant '" + value + "' (expected direct or pce)");
-                v.synth = value;
+                v.synth = r1cs::parse_synth_mode(value);
             } else if (name == "c1_json") {
                 v.c1_json = porep::parse_c1_json_decoder(value);
             } else if (name == "inject_stage_slowdown") {

@@ -17,6 +17,7 @@
 #include "groth16/prover.hpp"
 #include "msm/window.hpp"
 #include "porep/c1_json.hpp"
+#include "r1cs/pce.hpp"
 #include "r1cs/proving_assignment.hpp"
 
 namespace c2lab::pipeline {
@@ -38,7 +39,7 @@ struct flag_values {
     msm::window_policy msm_window = msm::window_policy::ln();
     groth16::b_g2_msm b_g2 = groth16::b_g2_msm::serial;
     bool msm_split = false;        // msm_split=on: 0/1 scalars summed before Pippenger
-    std::string synth = "direct";  // synth=direct|pce
+    r1cs::synth_mode synth = r1cs::synth_mode::direct;  // synth=direct|pce
     porep::c1_json_decoder c1_json = porep::c1_json_decoder::nlohmann;
     groth16::params_io params_io = groth16::params_io::mmap;
     groth16::backend_kind backend = groth16::backend_kind::cpu;

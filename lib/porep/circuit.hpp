@@ -40,6 +40,7 @@
 #include "porep/vanilla_proof.hpp"
 #include "r1cs/constraint_matrices.hpp"
 #include "r1cs/proving_assignment.hpp"
+#include "r1cs/witness_assignment.hpp"
 
 namespace c2lab::porep {
 
@@ -302,5 +303,6 @@ extern template void stacked_circuit::synthesize(r1cs::proving_assignment<r1cs::
 extern template void stacked_circuit::synthesize(r1cs::proving_assignment<r1cs::smallvec_indexer<1>>&) const;
 extern template void stacked_circuit::synthesize(r1cs::proving_assignment<r1cs::smallvec_indexer<2>>&) const;
 extern template void stacked_circuit::synthesize(r1cs::proving_assignment<r1cs::smallvec_indexer<4>>&) const;
+extern template void stacked_circuit::synthesize(r1cs::witness_assignment&) const;
 
 }  // namespace c2lab::porep

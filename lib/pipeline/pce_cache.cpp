@@ -1,0 +1,88 @@
+#include "pipeline/pce_cache.hpp"
+
+#include <filesystem>
+
+#include "pipeline/params_cache.hpp"
+#include "r1cs/constraint_matrices.hpp"
+
+namespace c2lab::pipeline {
+
+namespace fs = std::filesystem;
+
+std::string porep_pce_path(const porep::porep_config& cfg, const r1cs::shape_counter& sc) {
+    fs::path p = porep_params_path(cfg, sc);
+    p.replace_extension(".pce");
+    return p.string();
+}
+
+r1cs::precompiled_circuit build_porep_pce(const porep::porep_config& cfg) {
+    r1cs::constraint_matrices<> cs;
+    porep::stacked_circuit::blank(cfg).synthesize(cs);
+    cs.enforce_input_constraints();
+    return r1cs::precompiled_circuit::from_matrices(cs, cfg.registered_proof);
+}
+
+std::shared_ptr<const r1cs::precompiled_circuit> ensure_porep_pce(
+    const porep::porep_config& cfg, const r1cs::shape_counter& sc,
+    const std::function<void(const std::string&)>& progress) {
+    auto say = [&](const std::string& line) {
+        if (progress) progress(line);
+    };
+    const std::string path = porep_pce_path(cfg, sc);
+    const r1cs::capacity_hint shape = sc.hint();
+    if (fs::exists(path)) {
+        try {
+            return std::make_shared<const r1cs::precompiled_circuit>(
+                r1cs::precompiled_circuit::load(path, &shape, &cfg.registered_proof));
+        } catch (const error& e) {
+            if (e.kind() != errc::bad_input) throw;
+            say(std::string(e.what()) + "; rebuilding it");
+        }
+    } else {
+        say("no cached pre-compiled circuit for " + cfg.registered_proof + "; building " + path);
+    }
+    auto p = std::make_shared<const r1cs::precompiled_circuit>(build_porep_pce(cfg));
+    if (p->shape() != shape)
+        throw error(errc::internal, "pre-compiled " + cfg.registered_proof + ": its shape differs from the counted one");
+    fs::create_directories(fs::path(path).parent_path());
+    say("writing " + path);
+    p->save(path);
+    return p;
+}
+
+std::shared_ptr<const r1cs::precompiled_circuit> porep_pce_for(
+    const flag_values& flags, const porep::porep_config& cfg, const r1cs::shape_counter& sc,
+    const std::function<void(const std::string&)>& progress) {
+    if (flags.synth != r1cs::synth_mode::pce) return nullptr;
+    return ensure_porep_pce(cfg, sc, progress);
+}
+
+void pce_job::evaluate() {
+    wa.enforce_input_constraints();
+    if (wa.num_constraints() != pce_->num_constraints())
+        throw error(errc::bad_input, "synth=pce: the circuit synthesized " + std::to_string(wa.num_constraints()) +
+                                         " constraints, its pre-compiled shape has " +
+                                         std::to_string(pce_->num_constraints()));
+    abc_ = pce_->evaluate(wa.input_assignment(), wa.aux_assignment());
+}
+
+std::unique_ptr<prepared_job> synthesize_porep_job(const porep::stacked_circuit& c, const flag_values& flags,
+                                                   const r1cs::capacity_hint& hint,
+                                                   const std::shared_ptr<const r1cs::precompiled_circuit>& pce) {
+    if (flags.synth == r1cs::synth_mode::pce) {
+        if (!pce) throw error(errc::internal, "synth=pce without a pre-compiled circuit");
+        auto job = std::make_unique<pce_job>(pce, hint, flags.presize);
+        c.synthesize(job->wa);
+        job->evaluate();
+        return job;
+    }
+    return r1cs::with_lc_indexer(flags.lc_indexer, [&](auto tag) -> std::unique_ptr<prepared_job> {
+        using indexer = typename decltype(tag)::type;
+        auto job = std::make_unique<assignment_job<indexer>>(hint, flags.presize);
+        c.synthesize(job->pa);
+        job->pa.enforce_input_constraints();
+        return job;
+    });
+}
+
+}  // namespace c2lab::pipeline

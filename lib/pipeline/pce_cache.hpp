@@ -1,0 +1,70 @@
+// The pre-compiled PoRep circuits (r1cs/pce.hpp, flag synth=pce), cached like the parameters
+// (params_cache.hpp): one file per circuit shape, in the same directory,
+//   <cache_dir()>/params/<registered proof>-c<constraints>-i<inputs>-a<aux>.pce
+// versioned, checksummed and written atomically; built on first use (2 KiB: seconds).
+//
+// synthesize_porep_job: one partition's prepared job, the way the flags say: synth=direct
+// synthesizes into a proving assignment (lc_indexer, presize); synth=pce into a
+// witness_assignment (presize), then multiplies the pre-compiled matrices. The prover sees
+// the same witness_view either way.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "pipeline/batch.hpp"
+#include "pipeline/flags.hpp"
+#include "porep/circuit.hpp"
+#include "r1cs/pce.hpp"
+#include "r1cs/witness_assignment.hpp"
+
+namespace c2lab::pipeline {
+
+std::string porep_pce_path(const porep::porep_config& cfg, const r1cs::shape_counter& sc);
+
+// The blank circuit's matrices (input rows included), compiled; tag = the registered proof.
+r1cs::precompiled_circuit build_porep_pce(const porep::porep_config& cfg);
+
+// The cached pre-compiled circuit of cfg's shape (sc: count_porep_shape(cfg)), built and
+// saved first when the cache has none. A cached file that is refused (corrupt, another
+// format version, another shape) is rebuilt and replaced; progress gets a line saying why.
+std::shared_ptr<const r1cs::precompiled_circuit> ensure_porep_pce(
+    const porep::porep_config& cfg, const r1cs::shape_counter& sc,
+    const std::function<void(const std::string&)>& progress = {});
+
+// ensure_porep_pce when flags.synth is pce, nullptr for direct (what synthesize_porep_job takes).
+std::shared_ptr<const r1cs::precompiled_circuit> porep_pce_for(
+    const flag_values& flags, const porep::porep_config& cfg, const r1cs::shape_counter& sc,
+    const std::function<void(const std::string&)>& progress = {});
+
+// A job of the pre-compiled path: the witness and a, b, c from the product; the densities
+// are the pre-compiled circuit's (the same for every witness of the shape).
+class pce_job : public prepared_job {
+public:
+    pce_job(std::shared_ptr<const r1cs::precompiled_circuit> pce, const r1cs::capacity_hint& hint,
+            r1cs::presize_mode presize)
+        : pce_(std::move(pce)), wa(hint, presize) {}
+    // After synthesis into wa: enforces the input constraints, checks the shape and
+    // multiplies (errc::bad_input when the witness does not fit the pre-compiled shape).
+    void evaluate();
+    groth16::witness_view witness() const override {
+        return {abc_.a, abc_.b, abc_.c, wa.input_assignment(), wa.aux_assignment(),
+                pce_->a_aux_density(), pce_->b_input_density(), pce_->b_aux_density()};
+    }
+
+private:
+    std::shared_ptr<const r1cs::precompiled_circuit> pce_;
+    r1cs::precompiled_circuit::evaluation abc_;
+
+public:
+    r1cs::witness_assignment wa;
+};
+
+// Synthesizes circuit c (shape hint) as flags.synth says; pce is required for synth=pce
+// (ensure_porep_pce) and ignored otherwise. The input constraints are enforced.
+std::unique_ptr<prepared_job> synthesize_porep_job(const porep::stacked_circuit& c, const flag_values& flags,
+                                                   const r1cs::capacity_hint& hint,
+                                                   const std::shared_ptr<const r1cs::precompiled_circuit>& pce);
+
+}  // namespace c2lab::pipeline

@@ -1,0 +1,101 @@
+// The pre-compiled circuit's cache and the prove paths' jobs: the cache builds, writes and
+// reloads the same circuit, rebuilds a corrupt file, and a synth=pce job hands the prover
+// the same witness as a synth=direct one (every span and density, compared exactly).
+#include "pipeline/pce_cache.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <unistd.h>
+
+#include "pipeline/params_cache.hpp"
+#include "porep/generator.hpp"
+
+namespace c2lab::pipeline {
+namespace {
+
+namespace fs = std::filesystem;
+
+class pce_cache : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir_ = fs::temp_directory_path() / ("c2lab-pce-cache-test-" + std::to_string(::getpid()));
+        fs::create_directories(dir_);
+        if (const char* d = std::getenv("C2LAB_CACHE_DIR")) saved_ = d;
+        ::setenv("C2LAB_CACHE_DIR", dir_.c_str(), 1);
+    }
+    void TearDown() override {
+        if (saved_)
+            ::setenv("C2LAB_CACHE_DIR", saved_->c_str(), 1);
+        else
+            ::unsetenv("C2LAB_CACHE_DIR");
+        fs::remove_all(dir_);
+    }
+    fs::path dir_;
+    std::optional<std::string> saved_;
+};
+
+bool same(std::span<const ff::fr> x, std::span<const ff::fr> y) { return std::equal(x.begin(), x.end(), y.begin(), y.end()); }
+
+TEST_F(pce_cache, builds_reloads_and_rebuilds_a_corrupt_file) {
+    const porep::porep_config& cfg = porep::config_for_sector(2048);
+    const r1cs::shape_counter sc = count_porep_shape(cfg);
+    const std::string path = porep_pce_path(cfg, sc);
+    EXPECT_EQ(fs::path(path).parent_path(), fs::path(porep_params_path(cfg, sc)).parent_path());
+    EXPECT_EQ(fs::path(path).extension(), ".pce");
+
+    std::vector<std::string> said;
+    auto progress = [&](const std::string& l) { said.push_back(l); };
+    const auto built = ensure_porep_pce(cfg, sc, progress);
+    ASSERT_TRUE(fs::exists(path));
+    EXPECT_EQ(built->shape(), sc.hint());
+    said.clear();
+    const auto loaded = ensure_porep_pce(cfg, sc, progress);
+    EXPECT_TRUE(said.empty());  // from the file, silently
+    EXPECT_EQ(*loaded, *built);
+
+    {  // one byte flipped in the middle: refused, then rebuilt and replaced
+        std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+        f.seekp(static_cast<std::streamoff>(fs::file_size(path) / 2));
+        f.put('\x5a');
+    }
+    said.clear();
+    const auto rebuilt = ensure_porep_pce(cfg, sc, progress);
+    EXPECT_EQ(*rebuilt, *built);
+    ASSERT_FALSE(said.empty());
+    EXPECT_NE(said.front().find("checksum mismatch"), std::string::npos) << said.front();
+    EXPECT_EQ(r1cs::precompiled_circuit::load(path), *built);
+}
+
+TEST_F(pce_cache, pce_and_direct_jobs_give_the_prover_the_same_witness) {
+    const porep::porep_config& cfg = porep::config_for_sector(2048);
+    const r1cs::shape_counter sc = count_porep_shape(cfg);
+    const porep::c1_file file = porep::generate_c1(cfg, 1);
+    const porep::stacked_circuit c = porep::construct_circuit(cfg, file.phase1_out, 0);
+    flag_values direct, pce;
+    direct.presize = r1cs::presize_mode::on;
+    pce.synth = r1cs::synth_mode::pce;
+    EXPECT_EQ(porep_pce_for(direct, cfg, sc), nullptr);
+    const auto p = porep_pce_for(pce, cfg, sc);
+    ASSERT_NE(p, nullptr);
+    EXPECT_THROW(synthesize_porep_job(c, pce, sc.hint(), nullptr), error);
+
+    const auto jd = synthesize_porep_job(c, direct, sc.hint(), p);  // direct ignores p
+    const auto jp = synthesize_porep_job(c, pce, sc.hint(), p);
+    const groth16::witness_view d = jd->witness(), w = jp->witness();
+    EXPECT_TRUE(same(d.a, w.a));
+    EXPECT_TRUE(same(d.b, w.b));
+    EXPECT_TRUE(same(d.c, w.c));
+    EXPECT_TRUE(same(d.input_assignment, w.input_assignment));
+    EXPECT_TRUE(same(d.aux_assignment, w.aux_assignment));
+    EXPECT_EQ(d.a_aux_density, w.a_aux_density);
+    EXPECT_EQ(d.b_input_density, w.b_input_density);
+    EXPECT_EQ(d.b_aux_density, w.b_aux_density);
+    EXPECT_EQ(d.a.size(), sc.num_constraints());
+}
+
+}  // namespace
+}  // namespace c2lab::pipeline

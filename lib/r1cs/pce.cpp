@@ -1,0 +1,508 @@
+#include "r1cs/pce.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cerrno>
+#include <cstring>
+#include <limits>
+#include <new>
+#include <unordered_map>
+
+#include <openssl/evp.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/file.hpp"
+#include "core/parallel.hpp"
+
+namespace c2lab::r1cs {
+
+synth_mode parse_synth_mode(std::string_view name) {
+    if (name == "direct") return synth_mode::direct;
+    if (name == "pce") return synth_mode::pce;
+    throw error(errc::bad_input, "synth: unknown variant '" + std::string(name) + "' (expected direct or pce)");
+}
+
+std::string_view to_string(synth_mode m) noexcept { return m == synth_mode::pce ? "pce" : "direct"; }
+
+fr_buffer::fr_buffer(size_t n) : n_(n) {
+    if (n == 0) return;
+    if (n > std::numeric_limits<size_t>::max() / sizeof(fr)) throw std::bad_alloc();
+    // fr is trivially copyable and destructible: the storage holds its objects once written.
+    // Buffers of 2 MiB and more are 2 MiB aligned and advised to use transparent huge pages
+    // (THP "madvise" mode here): the product's first touch of 3 x 86 MB took about 75 ms of
+    // 210 in 4 KiB page faults on the 2 KiB circuit.
+    constexpr size_t huge = size_t{2} << 20;
+    const size_t bytes = n * sizeof(fr);
+    const size_t align = bytes >= huge ? huge : 64;
+    void* p = std::aligned_alloc(align, (bytes + align - 1) / align * align);
+    if (!p) throw std::bad_alloc();
+    if (align == huge) ::madvise(p, (bytes + align - 1) / align * align, MADV_HUGEPAGE);  // advice only
+    p_.reset(static_cast<fr*>(p));
+}
+
+namespace {
+
+constexpr char magic[8] = {'C', '2', 'L', 'A', 'B', 'P', 'C', 'E'};
+constexpr uint32_t format_version = 1;
+constexpr size_t max_tag_bytes = 256;
+constexpr size_t header_bytes = 8 + 4 + 4 + 8 * 3 + 8 + 8 * 3;  // 72
+constexpr size_t digest_bytes = 32;
+constexpr uint32_t id_one = 0, id_minus_one = 1;
+
+struct fr_hash {
+    size_t operator()(const fr& x) const noexcept {
+        return static_cast<size_t>(x.mont[0] ^ (x.mont[1] * 0x9e3779b97f4a7c15ull) ^ (x.mont[2] >> 7) ^ x.mont[3]);
+    }
+};
+
+class dictionary {
+public:
+    dictionary() {
+        id(fr::one());
+        id(-fr::one());
+    }
+    uint32_t id(const fr& k) {
+        auto [it, fresh] = ids_.try_emplace(k, static_cast<uint32_t>(coeffs_.size()));
+        if (fresh) {
+            if (coeffs_.size() >= std::numeric_limits<uint32_t>::max())
+                throw error(errc::bad_input, "precompiled_circuit: more than 2^32 distinct coefficients");
+            coeffs_.push_back(k);
+        }
+        return it->second;
+    }
+    std::vector<fr> take() { return std::move(coeffs_); }
+
+private:
+    std::unordered_map<fr, uint32_t, fr_hash> ids_;
+    std::vector<fr> coeffs_;
+};
+
+pce_matrix compile(const sparse_matrix& m, size_t num_inputs, size_t num_aux, dictionary& dict, const char* which) {
+    pce_matrix out;
+    out.starts.reserve(m.num_rows() + 1);
+    out.entries.reserve(m.num_entries());
+    for (size_t r = 0; r < m.num_rows(); ++r) {
+        for (const auto& [v, k] : m.row(r)) {
+            if (k.is_zero()) continue;
+            const size_t limit = v.is_input() ? num_inputs : num_aux;
+            if (v.index >= limit)
+                throw error(errc::internal, std::string("precompiled_circuit: matrix ") + which + " row " +
+                                                std::to_string(r) + " names a variable past the assignment");
+            const size_t col = v.is_input() ? v.index : num_inputs + v.index;
+            out.entries.push_back({static_cast<uint32_t>(col), dict.id(k)});
+        }
+        out.starts.push_back(out.entries.size());
+    }
+    return out;
+}
+
+// sum over a row of coefficient * z[column], z = inputs ++ aux.
+inline fr row_value(const pce_entry* e, const pce_entry* end, const fr* inputs, const fr* aux, uint32_t ni,
+                    const fr* coeffs) noexcept {
+    fr acc = fr::zero();
+    for (; e != end; ++e) {
+        const uint32_t col = e->column;
+        const fr& x = col < ni ? inputs[col] : aux[col - ni];
+        const uint32_t k = e->coeff;
+        if (k == id_one)
+            acc += x;
+        else if (k == id_minus_one)
+            acc -= x;
+        else if (x.is_one())  // a bit set: most multiplied entries weigh a bit by 2^i
+            acc += coeffs[k];
+        else if (!x.is_zero())
+            acc += x * coeffs[k];
+    }
+    return acc;
+}
+
+void evaluate_rows(const pce_matrix& m, size_t lo, size_t hi, const fr* inputs, const fr* aux, uint32_t ni,
+                   const fr* coeffs, fr* out) noexcept {
+    const uint64_t* s = m.starts.data();
+    const pce_entry* e = m.entries.data();
+    for (size_t r = lo; r < hi; ++r) out[r] = row_value(e + s[r], e + s[r + 1], inputs, aux, ni, coeffs);
+}
+
+// ---- the file ----
+
+struct byte_sink {
+    std::vector<uint8_t>* out = nullptr;
+    int fd = -1;
+    std::string name;
+    EVP_MD_CTX* md = nullptr;
+    void put(const void* p, size_t n) {
+        if (n == 0) return;
+        if (EVP_DigestUpdate(md, p, n) != 1) throw error(errc::internal, "precompiled_circuit: SHA-256 failed");
+        if (out) {
+            const auto* b = static_cast<const uint8_t*>(p);
+            out->insert(out->end(), b, b + n);
+        } else {
+            write_all(fd, static_cast<const uint8_t*>(p), n, name);
+        }
+    }
+    template <class T>
+    void put_le(T v) {
+        static_assert(std::endian::native == std::endian::little);
+        put(&v, sizeof v);
+    }
+    void finish() {
+        uint8_t d[EVP_MAX_MD_SIZE];
+        unsigned len = 0;
+        if (EVP_DigestFinal_ex(md, d, &len) != 1 || len != digest_bytes)
+            throw error(errc::internal, "precompiled_circuit: SHA-256 failed");
+        if (out)
+            out->insert(out->end(), d, d + digest_bytes);
+        else
+            write_all(fd, d, digest_bytes, name);
+    }
+};
+
+struct md_ctx {
+    EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+    md_ctx() {
+        if (!ctx || EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr) != 1)
+            throw error(errc::internal, "precompiled_circuit: SHA-256 unavailable");
+    }
+    ~md_ctx() { EVP_MD_CTX_free(ctx); }
+    md_ctx(const md_ctx&) = delete;
+    md_ctx& operator=(const md_ctx&) = delete;
+};
+
+[[noreturn]] void bad(const std::string& name, const std::string& what) {
+    throw error(errc::bad_input, "pre-compiled circuit " + name + ": " + what);
+}
+
+// a + b, or nullopt-like false when it overflows.
+bool add_ok(uint64_t& acc, uint64_t x) {
+    if (acc > std::numeric_limits<uint64_t>::max() - x) return false;
+    acc += x;
+    return true;
+}
+bool mul_ok(uint64_t a, uint64_t b, uint64_t& out) {
+    if (a != 0 && b > std::numeric_limits<uint64_t>::max() / a) return false;
+    out = a * b;
+    return true;
+}
+
+std::string shape_text(uint64_t constraints, uint64_t inputs, uint64_t aux) {
+    return std::to_string(constraints) + " constraints, " + std::to_string(inputs) + " inputs, " +
+           std::to_string(aux) + " aux";
+}
+
+}  // namespace
+
+precompiled_circuit precompiled_circuit::from_matrices(const sparse_matrix& a, const sparse_matrix& b,
+                                                       const sparse_matrix& c, size_t num_inputs, size_t num_aux,
+                                                       std::string tag) {
+    if (a.num_rows() != b.num_rows() || a.num_rows() != c.num_rows())
+        throw error(errc::internal, "precompiled_circuit: A, B and C differ in rows");
+    if (num_inputs == 0 || num_inputs + num_aux > std::numeric_limits<uint32_t>::max())
+        throw error(errc::bad_input, "precompiled_circuit: " + std::to_string(num_inputs + num_aux) +
+                                         " variables do not fit a u32 column (or no input)");
+    if (tag.size() > max_tag_bytes) throw error(errc::bad_input, "precompiled_circuit: tag longer than 256 bytes");
+    precompiled_circuit p;
+    p.num_constraints_ = a.num_rows();
+    p.num_inputs_ = num_inputs;
+    p.num_aux_ = num_aux;
+    p.tag_ = std::move(tag);
+    dictionary dict;
+    p.a_ = compile(a, num_inputs, num_aux, dict, "A");
+    p.b_ = compile(b, num_inputs, num_aux, dict, "B");
+    p.c_ = compile(c, num_inputs, num_aux, dict, "C");
+    p.coeffs_ = dict.take();
+    p.compute_densities();
+    return p;
+}
+
+void precompiled_circuit::compute_densities() {
+    const uint32_t ni = static_cast<uint32_t>(num_inputs_);
+    a_aux_density_ = density_bitmap(num_aux_);
+    b_input_density_ = density_bitmap(num_inputs_);
+    b_aux_density_ = density_bitmap(num_aux_);
+    // Zero coefficients were dropped: every entry marks its variable. A's inputs untracked.
+    for (const pce_entry& e : a_.entries)
+        if (e.column >= ni) a_aux_density_.set(e.column - ni);
+    for (const pce_entry& e : b_.entries) {
+        if (e.column < ni)
+            b_input_density_.set(e.column);
+        else
+            b_aux_density_.set(e.column - ni);
+    }
+}
+
+void precompiled_circuit::evaluate(std::span<const fr> inputs, std::span<const fr> aux, std::span<fr> a,
+                                   std::span<fr> b, std::span<fr> c) const {
+    if (inputs.size() != num_inputs_ || aux.size() != num_aux_)
+        throw error(errc::bad_input, "precompiled_circuit: an assignment of " + std::to_string(inputs.size()) +
+                                         " inputs and " + std::to_string(aux.size()) + " aux for a circuit of " +
+                                         shape_text(num_constraints_, num_inputs_, num_aux_) +
+                                         (tag_.empty() ? "" : " (" + tag_ + ")"));
+    if (a.size() != num_constraints_ || b.size() != num_constraints_ || c.size() != num_constraints_)
+        throw error(errc::bad_input, "precompiled_circuit: output of the wrong size");
+    const uint32_t ni = static_cast<uint32_t>(num_inputs_);
+    const fr* in = inputs.data();
+    const fr* ax = aux.data();
+    const fr* k = coeffs_.data();
+    auto body = [&](size_t lo, size_t hi) {
+        evaluate_rows(a_, lo, hi, in, ax, ni, k, a.data());
+        evaluate_rows(b_, lo, hi, in, ax, ni, k, b.data());
+        evaluate_rows(c_, lo, hi, in, ax, ni, k, c.data());
+    };
+    if (parallel::arena_concurrency() == 1) {
+        body(0, num_constraints_);
+        return;
+    }
+    // About 5 entries per row and 4 ns per entry: 2^14 rows are a few hundred microseconds
+    // per chunk, well above a oneTBB task's microsecond.
+    parallel::for_chunks(num_constraints_, size_t{1} << 14, body);
+}
+
+precompiled_circuit::evaluation precompiled_circuit::evaluate(std::span<const fr> inputs,
+                                                              std::span<const fr> aux) const {
+    evaluation e{fr_buffer(num_constraints_), fr_buffer(num_constraints_), fr_buffer(num_constraints_)};
+    evaluate(inputs, aux, e.a.span(), e.b.span(), e.c.span());
+    return e;
+}
+
+template <class Sink>
+void precompiled_circuit::write_to(Sink& s) const {
+    s.put(magic, sizeof magic);
+    s.put_le(format_version);
+    s.put_le(static_cast<uint32_t>(tag_.size()));
+    s.put_le(static_cast<uint64_t>(num_constraints_));
+    s.put_le(static_cast<uint64_t>(num_inputs_));
+    s.put_le(static_cast<uint64_t>(num_aux_));
+    s.put_le(static_cast<uint64_t>(coeffs_.size()));
+    for (const pce_matrix* m : {&a_, &b_, &c_}) s.put_le(static_cast<uint64_t>(m->entries.size()));
+    s.put(tag_.data(), tag_.size());
+    for (const fr& k : coeffs_) {
+        uint8_t b[fr::bytes];
+        k.to_bytes_le(b);
+        s.put(b, sizeof b);
+    }
+    for (const pce_matrix* m : {&a_, &b_, &c_}) {
+        s.put(m->starts.data(), m->starts.size() * sizeof(uint64_t));
+        s.put(m->entries.data(), m->entries.size() * sizeof(pce_entry));
+    }
+    s.finish();
+}
+
+std::vector<uint8_t> precompiled_circuit::serialize() const {
+    md_ctx md;
+    std::vector<uint8_t> out;
+    out.reserve(header_bytes + tag_.size() + coeffs_.size() * fr::bytes +
+                3 * (num_constraints_ + 1) * sizeof(uint64_t) + num_entries() * sizeof(pce_entry) + digest_bytes);
+    byte_sink s{&out, -1, "bytes", md.ctx};
+    write_to(s);
+    return out;
+}
+
+void precompiled_circuit::save(const std::string& path) const {
+    write_file_atomic(path, [&](int fd, const std::string& name) {
+        md_ctx md;
+        byte_sink s{nullptr, fd, name, md.ctx};
+        write_to(s);
+    });
+}
+
+namespace {
+
+// Where the file's bytes come from: memory, or a file read section by section into the
+// vectors that keep them (no copy of the whole file: a 32 GiB circuit's is gigabytes).
+class span_source {
+public:
+    span_source(std::span<const uint8_t> b, const std::string& name) : b_(b), name_(name) {}
+    uint64_t size() const noexcept { return b_.size(); }
+    void get(void* p, size_t n) {
+        if (n > b_.size() - pos_) bad(name_, "truncated");
+        if (n) std::memcpy(p, b_.data() + pos_, n);
+        pos_ += n;
+    }
+
+private:
+    std::span<const uint8_t> b_;
+    const std::string& name_;
+    size_t pos_ = 0;
+};
+
+class fd_source {
+public:
+    explicit fd_source(const std::string& path) : name_(path) {
+        fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd_ < 0) throw error(errc::io, "cannot open " + path + ": " + std::strerror(errno));
+        struct stat st {};
+        if (::fstat(fd_, &st) != 0) {
+            const int e = errno;
+            ::close(fd_);
+            throw error(errc::io, "cannot stat " + path + ": " + std::strerror(e));
+        }
+        size_ = static_cast<uint64_t>(st.st_size);
+        ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);  // advice only
+    }
+    ~fd_source() { ::close(fd_); }
+    fd_source(const fd_source&) = delete;
+    fd_source& operator=(const fd_source&) = delete;
+    uint64_t size() const noexcept { return size_; }
+    void get(void* p, size_t n) {
+        auto* b = static_cast<uint8_t*>(p);
+        while (n > 0) {
+            const ssize_t r = ::read(fd_, b, std::min<size_t>(n, size_t{1} << 30));
+            if (r < 0 && errno == EINTR) continue;
+            if (r < 0) throw error(errc::io, "cannot read " + name_ + ": " + std::strerror(errno));
+            if (r == 0) bad(name_, "truncated (the file shrank while it was read)");
+            b += r;
+            n -= static_cast<size_t>(r);
+        }
+    }
+
+private:
+    std::string name_;
+    int fd_ = -1;
+    uint64_t size_ = 0;
+};
+
+// Reads from a source and hashes what it reads.
+template <class Source>
+class hashing_reader {
+public:
+    hashing_reader(Source& src, const std::string& name) : src_(src), name_(name) {}
+    void get(void* p, size_t n) {
+        src_.get(p, n);
+        if (n && EVP_DigestUpdate(md_.ctx, p, n) != 1)
+            throw error(errc::internal, "precompiled_circuit: SHA-256 failed");
+    }
+    template <class T>
+    T get_le() {
+        T v;
+        get(&v, sizeof v);
+        return v;
+    }
+    // Reads the stored digest (not hashed) and compares.
+    void check_digest() {
+        uint8_t stored[digest_bytes], d[EVP_MAX_MD_SIZE];
+        src_.get(stored, digest_bytes);
+        unsigned len = 0;
+        if (EVP_DigestFinal_ex(md_.ctx, d, &len) != 1 || len != digest_bytes)
+            throw error(errc::internal, "precompiled_circuit: SHA-256 failed");
+        if (std::memcmp(d, stored, digest_bytes) != 0)
+            bad(name_, "checksum mismatch (SHA-256 of the contents differs from the stored one: corrupt)");
+    }
+
+private:
+    Source& src_;
+    const std::string& name_;
+    md_ctx md_;
+};
+
+}  // namespace
+
+template <class Source>
+precompiled_circuit precompiled_circuit::read_from(Source& src, const std::string& name,
+                                                   const capacity_hint* expected, const std::string* expected_tag) {
+    static_assert(std::endian::native == std::endian::little);
+    const uint64_t file_size = src.size();
+    if (file_size < header_bytes + digest_bytes)
+        bad(name, "truncated (" + std::to_string(file_size) + " bytes, a header alone is " +
+                      std::to_string(header_bytes + digest_bytes) + ")");
+    hashing_reader<Source> r(src, name);
+    char m[8];
+    r.get(m, sizeof m);
+    if (std::memcmp(m, magic, sizeof m) != 0) bad(name, "not a c2lab pre-compiled circuit (bad magic)");
+    const uint32_t version = r.template get_le<uint32_t>();
+    if (version != format_version)
+        bad(name, "format version " + std::to_string(version) + ", this c2lab reads version " +
+                      std::to_string(format_version) + " (delete it: it is rebuilt)");
+    const uint32_t tag_len = r.template get_le<uint32_t>();
+    const uint64_t constraints = r.template get_le<uint64_t>();
+    const uint64_t inputs = r.template get_le<uint64_t>();
+    const uint64_t aux = r.template get_le<uint64_t>();
+    const uint64_t dict = r.template get_le<uint64_t>();
+    uint64_t nnz[3];
+    for (auto& n : nnz) n = r.template get_le<uint64_t>();
+
+    // Sizes first: they must add up to the file's size before anything is allocated.
+    if (tag_len > max_tag_bytes) bad(name, "tag of " + std::to_string(tag_len) + " bytes (at most 256)");
+    if (inputs == 0 || inputs + aux < inputs || inputs + aux > std::numeric_limits<uint32_t>::max())
+        bad(name, "impossible shape (" + shape_text(constraints, inputs, aux) + ")");
+    if (dict < 2 || dict > std::numeric_limits<uint32_t>::max())
+        bad(name, "impossible dictionary size " + std::to_string(dict));
+    uint64_t expect = header_bytes + tag_len + digest_bytes, t = 0;
+    bool ok = mul_ok(dict, fr::bytes, t) && add_ok(expect, t);
+    for (uint64_t n : nnz) {
+        uint64_t rows = constraints + 1;
+        ok = ok && rows != 0 && mul_ok(rows, sizeof(uint64_t), t) && add_ok(expect, t) &&
+             mul_ok(n, sizeof(pce_entry), t) && add_ok(expect, t);
+    }
+    if (!ok || expect != file_size)
+        bad(name, ok ? "truncated or padded: the header's sizes make " + std::to_string(expect) +
+                           " bytes, the file has " + std::to_string(file_size)
+                     : "sizes in the header overflow");
+
+    std::string tag(tag_len, '\0');
+    r.get(tag.data(), tag_len);
+    std::vector<uint8_t> dict_bytes(dict * fr::bytes);
+    r.get(dict_bytes.data(), dict_bytes.size());
+    precompiled_circuit p;
+    pce_matrix* ms[3] = {&p.a_, &p.b_, &p.c_};
+    for (int k = 0; k < 3; ++k) {
+        pce_matrix& mx = *ms[k];
+        mx.starts.resize(constraints + 1);
+        r.get(mx.starts.data(), mx.starts.size() * sizeof(uint64_t));
+        mx.entries.resize(nnz[k]);
+        r.get(mx.entries.data(), mx.entries.size() * sizeof(pce_entry));
+    }
+    // The checksum before trusting the contents.
+    r.check_digest();
+
+    if (expected && (expected->constraints != constraints || expected->inputs != inputs || expected->aux != aux))
+        bad(name, "shape " + shape_text(constraints, inputs, aux) + ", expected " +
+                      shape_text(expected->constraints, expected->inputs, expected->aux));
+    if (expected_tag && !expected_tag->empty() && *expected_tag != tag)
+        bad(name, "circuit '" + tag + "', expected '" + *expected_tag + "'");
+
+    p.num_constraints_ = constraints;
+    p.num_inputs_ = inputs;
+    p.num_aux_ = aux;
+    p.tag_ = std::move(tag);
+    p.coeffs_.reserve(dict);
+    for (uint64_t i = 0; i < dict; ++i)
+        p.coeffs_.push_back(fr::from_bytes_le(std::span<const uint8_t, fr::bytes>(dict_bytes.data() + i * fr::bytes, fr::bytes),
+                                              "pre-compiled circuit coefficient"));
+    if (!(p.coeffs_[id_one] == fr::one()) || !(p.coeffs_[id_minus_one] == -fr::one()))
+        bad(name, "the dictionary does not start with 1 and -1");
+    const char* names[3] = {"A", "B", "C"};
+    const uint64_t columns = inputs + aux;
+    for (int k = 0; k < 3; ++k) {
+        const pce_matrix& mx = *ms[k];
+        if (mx.starts.front() != 0 || mx.starts.back() != nnz[k])
+            bad(name, std::string("matrix ") + names[k] + ": row starts do not span its " + std::to_string(nnz[k]) +
+                          " entries");
+        for (size_t i = 1; i < mx.starts.size(); ++i)
+            if (mx.starts[i] < mx.starts[i - 1])
+                bad(name, std::string("matrix ") + names[k] + ": row " + std::to_string(i - 1) +
+                              " ends before it starts");
+        for (size_t i = 0; i < mx.entries.size(); ++i)
+            if (mx.entries[i].column >= columns || mx.entries[i].coeff >= dict)
+                bad(name, std::string("matrix ") + names[k] + ": entry " + std::to_string(i) +
+                              " names a column or coefficient out of range");
+    }
+    p.compute_densities();
+    return p;
+}
+
+precompiled_circuit precompiled_circuit::deserialize(std::span<const uint8_t> bytes, const std::string& name,
+                                                     const capacity_hint* expected, const std::string* expected_tag) {
+    span_source src(bytes, name);
+    return read_from(src, name, expected, expected_tag);
+}
+
+precompiled_circuit precompiled_circuit::load(const std::string& path, const capacity_hint* expected,
+                                              const std::string* expected_tag) {
+    fd_source src(path);
+    return read_from(src, path, expected, expected_tag);
+}
+
+}  // namespace c2lab::r1cs

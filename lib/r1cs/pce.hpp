@@ -1,0 +1,168 @@
+// precompiled_circuit: a circuit's A, B and C extracted once per shape as sparse matrices
+// (the pre-compiled constraint evaluator of cuzk, the Filecoin C2 prover: synthesis only
+// computes the witness, then a, b, c = M * (inputs ++ aux); cuzk measured 50.4 s -> 35.5 s
+// of synthesis for ten 32 GiB partitions). Flag synth=direct|pce: direct evaluates A, B, C
+// per constraint while synthesizing (proving_assignment), pce synthesizes into a
+// witness_assignment and multiplies. Both give identical a, b, c, densities and assignments.
+//
+// Layout: per matrix, CSR rows of 8-byte entries {u32 column, u32 coefficient id}; column
+// i < num_inputs is input i, the others aux (column - num_inputs); the ids index one
+// dictionary of distinct coefficients shared by the three matrices, with id 0 = 1 and
+// id 1 = -1 (added or subtracted without a multiplication). Zero coefficients are dropped:
+// they add nothing and never mark a density bit. Measured on the 2 KiB PoRep circuit
+// (bench_synth pce_build): 14.93 million entries for 2,687,961 rows, 68.7% of them +-1, a
+// dictionary of 1,526 coefficients (the Poseidon constants and the powers of two of the
+// packing and multieq constraints); 8 bytes per entry against 40 for a (variable, fr) pair;
+// a 184 MB file (entries 119 MB, row starts 65 MB). Most other entries weigh a bit (0 or 1)
+// by 2^i, so the product adds the coefficient for a one and skips a zero rather than
+// multiplying (pce_eval on one thread: 164 -> 135 ms of CPU on this 2 KiB circuit).
+//
+// The densities are the proving assignment's (proving_assignment.hpp): a_aux_density = aux
+// variables with a nonzero coefficient in some row of A (A's inputs are not tracked),
+// b_input_density and b_aux_density the same for B, C untracked. They depend on the shape
+// only and are computed once, from the matrices.
+//
+// The file (save / load; serialize / deserialize for bytes), little-endian:
+//   magic "C2LABPCE", u32 version, u32 tag length, u64 constraints, inputs, aux,
+//   u64 dictionary size, u64 entries of A, B, C; the tag (the circuit's name, at most 256
+//   bytes); the dictionary (32-byte canonical little-endian Fr each); per matrix its
+//   num_constraints + 1 row starts (u64) and its entries; SHA-256 of all of the above.
+// Loading checks, before allocating anything, that the header's sizes add up to the file's
+// size; then the checksum, the shape against the expected one, every row start, column and
+// coefficient id. Any mismatch is a c2lab::error (errc::bad_input) naming the file and what
+// is wrong.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "r1cs/constraint_matrices.hpp"
+
+namespace c2lab::r1cs {
+
+// The flag synth=direct|pce.
+enum class synth_mode { direct, pce };
+// "direct" or "pce"; anything else throws c2lab::error(errc::bad_input) naming the value.
+synth_mode parse_synth_mode(std::string_view name);
+std::string_view to_string(synth_mode m) noexcept;
+
+// One entry of a pre-compiled row.
+struct pce_entry {
+    uint32_t column;  // input i: i; aux j: num_inputs + j
+    uint32_t coeff;   // into the dictionary; 0: one, 1: minus one
+    friend bool operator==(const pce_entry&, const pce_entry&) = default;
+};
+static_assert(sizeof(pce_entry) == 8);
+
+struct pce_matrix {
+    std::vector<uint64_t> starts{0};  // num_rows + 1
+    std::vector<pce_entry> entries;
+    size_t num_rows() const noexcept { return starts.size() - 1; }
+    friend bool operator==(const pce_matrix&, const pce_matrix&) = default;
+};
+
+// Storage of n field elements left uninitialised (the evaluation writes every one; zeroing
+// 3 x 86 MB first would cost about as much as the product on the 2 KiB circuit).
+class fr_buffer {
+public:
+    fr_buffer() = default;
+    explicit fr_buffer(size_t n);
+    fr* data() noexcept { return p_.get(); }
+    const fr* data() const noexcept { return p_.get(); }
+    size_t size() const noexcept { return n_; }
+    std::span<fr> span() noexcept { return {p_.get(), n_}; }
+    std::span<const fr> span() const noexcept { return {p_.get(), n_}; }
+    operator std::span<const fr>() const noexcept { return span(); }
+
+private:
+    struct free_deleter {
+        void operator()(fr* p) const noexcept { std::free(p); }
+    };
+    std::unique_ptr<fr, free_deleter> p_;
+    size_t n_ = 0;
+};
+
+class precompiled_circuit {
+public:
+    precompiled_circuit() = default;
+
+    // From recorded matrices (enforce_input_constraints() must have been called: the input
+    // rows are part of the product). tag names the circuit in the file. Throws
+    // errc::bad_input when a count does not fit the u32 columns.
+    template <class Indexer>
+    static precompiled_circuit from_matrices(const constraint_matrices<Indexer>& cs, std::string tag = {});
+    static precompiled_circuit from_matrices(const sparse_matrix& a, const sparse_matrix& b, const sparse_matrix& c,
+                                             size_t num_inputs, size_t num_aux, std::string tag = {});
+
+    capacity_hint shape() const noexcept { return {num_constraints_, num_aux_, num_inputs_}; }
+    size_t num_constraints() const noexcept { return num_constraints_; }
+    size_t num_inputs() const noexcept { return num_inputs_; }
+    size_t num_aux() const noexcept { return num_aux_; }
+    const std::string& tag() const noexcept { return tag_; }
+    const pce_matrix& a() const noexcept { return a_; }
+    const pce_matrix& b() const noexcept { return b_; }
+    const pce_matrix& c() const noexcept { return c_; }
+    const std::vector<fr>& coefficients() const noexcept { return coeffs_; }
+    size_t num_entries() const noexcept { return a_.entries.size() + b_.entries.size() + c_.entries.size(); }
+
+    const density_bitmap& a_aux_density() const noexcept { return a_aux_density_; }
+    const density_bitmap& b_input_density() const noexcept { return b_input_density_; }
+    const density_bitmap& b_aux_density() const noexcept { return b_aux_density_; }
+
+    // a, b, c (each num_constraints long) = A, B, C times (inputs ++ aux), rows split over
+    // the current oneTBB arena (serial when it has one thread). errc::bad_input when a size
+    // differs from the shape.
+    void evaluate(std::span<const fr> inputs, std::span<const fr> aux, std::span<fr> a, std::span<fr> b,
+                  std::span<fr> c) const;
+    struct evaluation {
+        fr_buffer a, b, c;
+    };
+    evaluation evaluate(std::span<const fr> inputs, std::span<const fr> aux) const;
+
+    // The file's bytes (see above) and back. name is what messages call the bytes (a path).
+    std::vector<uint8_t> serialize() const;
+    // expected: the shape (and tag, when not empty) the caller needs; nullptr: any.
+    static precompiled_circuit deserialize(std::span<const uint8_t> bytes, const std::string& name,
+                                           const capacity_hint* expected = nullptr,
+                                           const std::string* expected_tag = nullptr);
+    // Atomic write (write_file_atomic); load reads the file straight into the matrices (no
+    // copy of the whole file in memory) with the same checks as deserialize.
+    void save(const std::string& path) const;
+    static precompiled_circuit load(const std::string& path, const capacity_hint* expected = nullptr,
+                                    const std::string* expected_tag = nullptr);
+
+    // Equal matrices, dictionary, shape and tag.
+    friend bool operator==(const precompiled_circuit& x, const precompiled_circuit& y) {
+        return x.num_constraints_ == y.num_constraints_ && x.num_inputs_ == y.num_inputs_ &&
+               x.num_aux_ == y.num_aux_ && x.tag_ == y.tag_ && x.coeffs_ == y.coeffs_ && x.a_ == y.a_ &&
+               x.b_ == y.b_ && x.c_ == y.c_;
+    }
+
+private:
+    void compute_densities();
+    template <class Sink>
+    void write_to(Sink& sink) const;
+    // The one reader behind deserialize (bytes) and load (a file, read section by section).
+    template <class Source>
+    static precompiled_circuit read_from(Source& src, const std::string& name, const capacity_hint* expected,
+                                         const std::string* expected_tag);
+
+    size_t num_constraints_ = 0, num_inputs_ = 0, num_aux_ = 0;
+    std::string tag_;
+    std::vector<fr> coeffs_;
+    pce_matrix a_, b_, c_;
+    density_bitmap a_aux_density_, b_input_density_, b_aux_density_;
+};
+
+template <class Indexer>
+precompiled_circuit precompiled_circuit::from_matrices(const constraint_matrices<Indexer>& cs, std::string tag) {
+    return from_matrices(cs.a(), cs.b(), cs.c(), cs.num_inputs(), cs.num_aux(), std::move(tag));
+}
+
+}  // namespace c2lab::r1cs

@@ -1,0 +1,357 @@
+// The pre-compiled path against the direct one: for the same circuit and witness, the
+// product of the pre-compiled matrices with (inputs ++ aux) must give exactly the a, b, c,
+// densities, inputs and aux that proving_assignment computes constraint by constraint
+// (an independent evaluation: the linear combinations themselves, with bellperson's
+// density rules). Then the file: a round trip, and corrupt or mismatched files refused.
+#include "r1cs/pce.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <optional>
+#include <unistd.h>
+
+#include <openssl/evp.h>
+
+#include "core/parallel.hpp"
+#include "core/rng.hpp"
+#include "porep/circuit.hpp"
+#include "porep/generator.hpp"
+#include "r1cs/constraint_matrices.hpp"
+#include "r1cs/proving_assignment.hpp"
+#include "r1cs/test_circuits.hpp"
+#include "r1cs/witness_assignment.hpp"
+
+namespace c2lab::r1cs {
+namespace {
+
+// A circuit of random linear combinations: terms over inputs (the one included) and aux,
+// with coefficients 1, -1, 2^k, 0 (kept in the lc, never a density bit) and random ones,
+// repeated variables (merged by the lc) and empty sides. The witness is random.
+struct random_circuit {
+    size_t inputs = 5, aux = 60, constraints = 300;
+    uint64_t seed = 1;
+    bool with_values = true;
+
+    template <class CS>
+    void synthesize(CS& cs) const {
+        rng g(seed);
+        std::vector<variable> in{CS::one()}, ax;
+        for (size_t i = 1; i < inputs; ++i) {
+            const fr v = fr::random(g);
+            in.push_back(cs.alloc_input([] { return "in"; }, [&] { return v; }));
+        }
+        for (size_t i = 0; i < aux; ++i) {
+            const fr v = fr::random(g);
+            ax.push_back(cs.alloc([] { return "aux"; }, [&] { return v; }));
+        }
+        auto coeff = [&g]() -> fr {
+            switch (g.next() % 6) {
+                case 0: return fr::one();
+                case 1: return -fr::one();
+                case 2: return fr::from_u64(uint64_t{1} << (g.next() % 60));
+                case 3: return fr::zero();
+                case 4: return fr::from_u64(g.next() % 5);  // a small dictionary: repeats
+                default: return fr::random(g);
+            }
+        };
+        auto side = [&](auto lc) {
+            const size_t n = g.next() % 6;  // 0..5 terms; 0: an empty side
+            for (size_t t = 0; t < n; ++t) {
+                const bool input = g.next() % 4 == 0;
+                const variable v = input ? in[g.next() % in.size()] : ax[g.next() % ax.size()];
+                lc.add(v, coeff());
+            }
+            return lc;
+        };
+        for (size_t k = 0; k < constraints; ++k) {
+            auto a = side(typename CS::lc_type{});
+            auto b = side(typename CS::lc_type{});
+            auto c = side(typename CS::lc_type{});
+            cs.enforce([] { return "c"; }, [&](auto) { return a; }, [&](auto) { return b; }, [&](auto) { return c; });
+        }
+    }
+};
+
+template <class Circuit>
+precompiled_circuit compile(const Circuit& circuit, const std::string& tag = "test") {
+    constraint_matrices<> m;
+    circuit.synthesize(m);
+    m.enforce_input_constraints();
+    return precompiled_circuit::from_matrices(m, tag);
+}
+
+// Every output of the two paths, compared exactly.
+template <class Circuit>
+void expect_paths_agree(const Circuit& circuit, const precompiled_circuit& pce, unsigned threads = 0) {
+    proving_assignment<vec_indexer> pa;
+    circuit.synthesize(pa);
+    pa.enforce_input_constraints();
+    witness_assignment wa;
+    circuit.synthesize(wa);
+    wa.enforce_input_constraints();
+
+    ASSERT_EQ(wa.num_constraints(), pa.num_constraints());
+    ASSERT_EQ(pce.num_constraints(), pa.num_constraints());
+    EXPECT_EQ(wa.input_assignment(), pa.input_assignment());
+    EXPECT_EQ(wa.aux_assignment(), pa.aux_assignment());
+    const auto e = parallel::in_arena(threads, [&] { return pce.evaluate(wa.input_assignment(), wa.aux_assignment()); });
+    size_t first_diff = SIZE_MAX;
+    for (size_t i = 0; i < pa.num_constraints() && first_diff == SIZE_MAX; ++i)
+        if (!(e.a.data()[i] == pa.a()[i]) || !(e.b.data()[i] == pa.b()[i]) || !(e.c.data()[i] == pa.c()[i]))
+            first_diff = i;
+    EXPECT_EQ(first_diff, SIZE_MAX) << "a, b or c differs first at constraint " << first_diff;
+    EXPECT_EQ(pce.a_aux_density(), pa.a_aux_density());
+    EXPECT_EQ(pce.b_input_density(), pa.b_input_density());
+    EXPECT_EQ(pce.b_aux_density(), pa.b_aux_density());
+}
+
+TEST(pce, hash_chain_matches_the_proving_assignment) {
+    const hash_chain circuit{50, fr::from_u64(9), fr::from_u64(4)};
+    const precompiled_circuit pce = compile(hash_chain{50, fr::from_u64(9), std::nullopt});  // no witness needed
+    expect_paths_agree(circuit, pce);
+}
+
+TEST(pce, random_circuits_match_serial_and_parallel) {
+    for (uint64_t seed = 1; seed <= 8; ++seed) {
+        SCOPED_TRACE("seed " + std::to_string(seed));
+        // 40000 constraints: more rows than one parallel chunk.
+        const random_circuit circuit{7, 500, seed % 2 ? 300u : 40000u, seed};
+        const precompiled_circuit pce = compile(circuit);
+        expect_paths_agree(circuit, pce, 1);
+        expect_paths_agree(circuit, pce, 2);
+    }
+}
+
+// A = 0*x + y, B = x - x (a zero after merging), C = 0*y.
+struct zero_terms_circuit {
+    template <class CS>
+    void synthesize(CS& cs) const {
+        variable x = cs.alloc([] { return "x"; }, [] { return fr::from_u64(3); });
+        variable y = cs.alloc([] { return "y"; }, [] { return fr::from_u64(5); });
+        cs.enforce([] { return "c"; }, [&](auto lc) { return lc + fr::zero() * x + y; },
+                   [&](auto lc) { return lc + x - x; }, [&](auto lc) { return lc + fr::zero() * y; });
+    }
+};
+
+TEST(pce, zero_coefficients_are_dropped_and_mark_no_density) {
+    using circuit = zero_terms_circuit;
+    const precompiled_circuit pce = compile(circuit{});
+    EXPECT_EQ(pce.num_entries(), 1u + 1u);  // y in A, the input row's one in A
+    EXPECT_FALSE(pce.a_aux_density().test(0));
+    EXPECT_TRUE(pce.a_aux_density().test(1));
+    EXPECT_FALSE(pce.b_aux_density().test(0));
+    expect_paths_agree(circuit{}, pce);
+}
+
+TEST(pce, witness_assignment_calls_no_lc_function) {
+    witness_assignment wa;
+    bool called = false;
+    variable x = wa.alloc([] { return "x"; }, [] { return fr::from_u64(2); });
+    wa.enforce([] { return "c"; },
+               [&](auto lc) {
+                   called = true;
+                   return lc + x;
+               },
+               [&](auto lc) {
+                   called = true;
+                   return lc;
+               },
+               [&](auto lc) {
+                   called = true;
+                   return lc;
+               });
+    EXPECT_FALSE(called);
+    EXPECT_EQ(wa.num_constraints(), 1u);
+    wa.enforce_input_constraints();
+    EXPECT_EQ(wa.num_constraints(), 2u);
+    EXPECT_THROW(wa.enforce_input_constraints(), error);
+    EXPECT_THROW(wa.alloc_input([] { return "late"; }, [] { return fr::one(); }), error);
+}
+
+TEST(pce, evaluate_refuses_a_witness_of_another_shape) {
+    const precompiled_circuit pce = compile(hash_chain{5, fr::from_u64(1), std::nullopt});
+    std::vector<fr> in(pce.num_inputs()), aux(pce.num_aux() + 1);
+    EXPECT_THROW(pce.evaluate(in, aux), error);
+}
+
+TEST(pce, synth_mode_parses) {
+    EXPECT_EQ(parse_synth_mode("direct"), synth_mode::direct);
+    EXPECT_EQ(parse_synth_mode("pce"), synth_mode::pce);
+    EXPECT_EQ(to_string(synth_mode::pce), "pce");
+    try {
+        parse_synth_mode("fast");
+        FAIL();
+    } catch (const error& e) {
+        EXPECT_NE(std::string(e.what()).find("'fast'"), std::string::npos);
+    }
+}
+
+// ---- the 2 KiB PoRep circuit ----
+
+TEST(pce, porep_2kib_matches_the_proving_assignment) {
+    const porep::porep_config& cfg = porep::config_for_sector(2048);
+    // The committed fixture datasets/fixtures/porep-2kib.json is this file (generator seed 1).
+    const porep::c1_file file = porep::generate_c1(cfg, 1);
+    constraint_matrices<> m;
+    porep::stacked_circuit::blank(cfg).synthesize(m);
+    m.enforce_input_constraints();
+    const precompiled_circuit pce = precompiled_circuit::from_matrices(m, cfg.registered_proof);
+    EXPECT_EQ(pce.num_constraints(), 2'687'921u + 40u);  // rust-fil-proofs' count + one row per input
+    expect_paths_agree(porep::construct_circuit(cfg, file.phase1_out, 0), pce);
+}
+
+// ---- the file ----
+
+class pce_file : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir_ = std::filesystem::temp_directory_path() / ("c2lab-pce-test-" + std::to_string(::getpid()));
+        std::filesystem::create_directories(dir_);
+        pce_ = compile(random_circuit{7, 500, 3000, 3}, "random-3000");
+        bytes_ = pce_.serialize();
+    }
+    void TearDown() override { std::filesystem::remove_all(dir_); }
+
+    // The message of the error deserialize throws, or "" when it does not.
+    std::string refusal(std::span<const uint8_t> b, const capacity_hint* shape = nullptr,
+                        const std::string* tag = nullptr) {
+        try {
+            precompiled_circuit::deserialize(b, "f.pce", shape, tag);
+        } catch (const error& e) {
+            EXPECT_EQ(e.kind(), errc::bad_input);
+            return e.what();
+        }
+        return "";
+    }
+    // Rewrites the trailing SHA-256 so that a change passes the checksum.
+    static void reseal(std::vector<uint8_t>& b) {
+        unsigned len = 0;
+        ASSERT_EQ(EVP_Digest(b.data(), b.size() - 32, b.data() + b.size() - 32, &len, EVP_sha256(), nullptr), 1);
+    }
+
+    std::filesystem::path dir_;
+    precompiled_circuit pce_;
+    std::vector<uint8_t> bytes_;
+};
+
+// Byte offsets of the header (pce.hpp): magic 0, version 8, tag length 12, constraints 16,
+// inputs 24, aux 32, dictionary 40, entries 48, 56, 64; the tag at 72.
+constexpr size_t off_version = 8, off_constraints = 16, off_aux = 32, off_nnz_a = 48, off_tag = 72;
+
+TEST_F(pce_file, round_trip_through_bytes_and_a_file) {
+    const capacity_hint shape = pce_.shape();
+    const std::string tag = "random-3000";
+    EXPECT_EQ(precompiled_circuit::deserialize(bytes_, "f.pce", &shape, &tag), pce_);
+    const std::string path = (dir_ / "c.pce").string();
+    pce_.save(path);
+    const precompiled_circuit back = precompiled_circuit::load(path, &shape, &tag);
+    EXPECT_EQ(back, pce_);
+    EXPECT_EQ(back.a_aux_density(), pce_.a_aux_density());
+    EXPECT_EQ(back.b_input_density(), pce_.b_input_density());
+    EXPECT_EQ(back.b_aux_density(), pce_.b_aux_density());
+    EXPECT_EQ(std::filesystem::file_size(path), bytes_.size());
+    // and it still evaluates as the direct path does
+    expect_paths_agree(random_circuit{7, 500, 3000, 3}, back);
+}
+
+TEST_F(pce_file, truncated_files_are_refused) {
+    for (size_t n : {size_t{0}, size_t{10}, size_t{100}, bytes_.size() / 2, bytes_.size() - 1}) {
+        const std::string m = refusal(std::span<const uint8_t>(bytes_).first(n));
+        EXPECT_NE(m.find("f.pce"), std::string::npos) << m;
+        EXPECT_NE(m.find("truncated"), std::string::npos) << n << ": " << m;
+    }
+    std::vector<uint8_t> longer = bytes_;
+    longer.push_back(0);
+    EXPECT_NE(refusal(longer).find("padded"), std::string::npos);
+}
+
+TEST_F(pce_file, a_flipped_byte_is_refused) {
+    for (size_t at : {off_tag + 3, bytes_.size() / 2, bytes_.size() - 40, bytes_.size() - 1}) {
+        std::vector<uint8_t> b = bytes_;
+        b[at] ^= 0x20;
+        EXPECT_NE(refusal(b).find("checksum mismatch"), std::string::npos) << "byte " << at;
+    }
+    std::vector<uint8_t> b = bytes_;
+    b[0] ^= 1;
+    EXPECT_NE(refusal(b).find("bad magic"), std::string::npos);
+    b = bytes_;
+    b[off_version] = 9;
+    EXPECT_NE(refusal(b).find("format version 9"), std::string::npos);
+}
+
+TEST_F(pce_file, hostile_sizes_are_refused_before_allocating) {
+    // 2^40 constraints: the sizes no longer add up to the file's (nothing is allocated).
+    std::vector<uint8_t> b = bytes_;
+    const uint64_t huge = uint64_t{1} << 40;
+    std::memcpy(b.data() + off_constraints, &huge, 8);
+    reseal(b);
+    EXPECT_NE(refusal(b).find("header's sizes"), std::string::npos);
+    // Sizes that overflow 64 bits.
+    b = bytes_;
+    const uint64_t max = ~uint64_t{0};
+    std::memcpy(b.data() + off_nnz_a, &max, 8);
+    reseal(b);
+    EXPECT_NE(refusal(b).find("overflow"), std::string::npos);
+    // A column past the variables, with a valid checksum: fewer aux than the entries name.
+    b = bytes_;
+    uint64_t aux = 0;
+    std::memcpy(&aux, b.data() + off_aux, 8);
+    aux -= 100;
+    std::memcpy(b.data() + off_aux, &aux, 8);
+    reseal(b);
+    EXPECT_NE(refusal(b).find("out of range"), std::string::npos);
+}
+
+TEST_F(pce_file, another_shape_or_circuit_is_refused) {
+    capacity_hint shape = pce_.shape();
+    shape.aux += 1;
+    const std::string m = refusal(bytes_, &shape);
+    EXPECT_NE(m.find("shape 3007 constraints, 7 inputs, 500 aux"), std::string::npos) << m;
+    EXPECT_NE(m.find("expected 3007 constraints, 7 inputs, 501 aux"), std::string::npos) << m;
+    const std::string other = "StackedDrg2KiBV1_1";
+    EXPECT_NE(refusal(bytes_, nullptr, &other).find("expected 'StackedDrg2KiBV1_1'"), std::string::npos);
+}
+
+TEST_F(pce_file, load_refuses_corrupt_files_as_deserialize_does) {
+    const std::string path = (dir_ / "bad.pce").string();
+    auto write = [&](std::span<const uint8_t> b) {
+        std::FILE* f = std::fopen(path.c_str(), "wb");
+        ASSERT_NE(f, nullptr);
+        ASSERT_EQ(std::fwrite(b.data(), 1, b.size(), f), b.size());
+        std::fclose(f);
+    };
+    auto load_refusal = [&]() -> std::string {
+        try {
+            precompiled_circuit::load(path);
+        } catch (const error& e) {
+            EXPECT_EQ(e.kind(), errc::bad_input);
+            return e.what();
+        }
+        return "";
+    };
+    write(std::span<const uint8_t>(bytes_).first(bytes_.size() - 7));
+    std::string m = load_refusal();
+    EXPECT_NE(m.find(path), std::string::npos) << m;
+    EXPECT_NE(m.find("truncated"), std::string::npos) << m;
+    std::vector<uint8_t> b = bytes_;
+    b[b.size() / 3] ^= 4;
+    write(b);
+    EXPECT_NE(load_refusal().find("checksum mismatch"), std::string::npos);
+    write(bytes_);
+    EXPECT_EQ(precompiled_circuit::load(path), pce_);
+}
+
+TEST_F(pce_file, a_missing_file_is_an_io_error) {
+    try {
+        precompiled_circuit::load((dir_ / "absent.pce").string());
+        FAIL();
+    } catch (const error& e) {
+        EXPECT_EQ(e.kind(), errc::io);
+    }
+}
+
+}  // namespace
+}  // namespace c2lab::r1cs
