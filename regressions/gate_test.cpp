@@ -143,6 +143,13 @@ TEST(BenchJson, MalformedInputNamesFileAndField) {
                      {"c.json", "'cpu_time'"});
 }
 
+// A number out of double's range makes nlohmann throw out_of_range, not parse_error; it escaped
+// as a non-c2lab exception (found by policy_fuzz in parse_policy, which had the same catch).
+TEST(BenchJson, NumberOutOfRangeIsMalformedJson) {
+    expect_bad_input([] { parse_bench_json(R"({"benchmarks": [], "x": 1e400})", "big.json"); },
+                     {"big.json", "malformed JSON", "1e400"});
+}
+
 TEST(Gate, UnchangedRunPasses) {
     rng gen(3);
     const bench_run base = parse(make_run(gen, suite()), "base.json");
@@ -526,6 +533,23 @@ TEST(Policy, BadPolicyNamesTheKey) {
                      {"overrides[0].adjustment"});
     expect_bad_input([] { parse_policy(R"({"ignore": ["ok", "[x"]})", "p.json"); }, {"ignore[1]"});
     expect_bad_input([] { parse_policy(R"({"ignore": "x"})", "p.json"); }, {"'ignore'"});
+}
+
+// Found by policy_fuzz: {"description": 1e400} escaped as nlohmann's out_of_range.
+TEST(Policy, NumberOutOfRangeIsMalformedJson) {
+    expect_bad_input([] { parse_policy(R"({"description": 1e400})", "p.json"); }, {"p.json", "malformed JSON", "1e400"});
+}
+
+// A 200,000-character regex overflowed the stack inside std::regex's recursive compiler (found
+// by probing policy_fuzz's regexes past its 4 KiB inputs); patterns are now bounded.
+TEST(Policy, OverlongRegexIsRefused) {
+    const std::string long_re = "{\"ignore\": [\"" + std::string(200000, 'a') + "\"]}";
+    expect_bad_input([&] { parse_policy(long_re, "p.json"); }, {"p.json", "ignore[0]", "200000 characters"});
+    const std::string nested = "{\"overrides\": [{\"match\": \"" + std::string(100000, '(') + "a" +
+                               std::string(100000, ')') + "\"}]}";
+    expect_bad_input([&] { parse_policy(nested, "p.json"); }, {"overrides[0].match", "at most 1024"});
+    const std::string ok = "{\"ignore\": [\"" + std::string(1024, 'a') + "\"]}";
+    EXPECT_EQ(parse_policy(ok, "p.json").ignore.size(), 1u);
 }
 
 TEST(Policy, DefaultPolicyFileParses) {

@@ -20,7 +20,8 @@
 // Regexes are ECMAScript (std::regex) and must match the whole benchmark name. Every
 // override whose "match" matches applies, in file order, each setting the keys it names
 // (a later one wins). "adjustment" is run-wide and lives in "defaults" only. Unknown keys,
-// wrong types and out-of-range values are c2lab::error(bad_input) naming the key.
+// wrong types and out-of-range values are c2lab::error(bad_input) naming the key, and so is a
+// regex longer than 1024 characters (std::regex compiles recursively: a long one overflows the stack).
 #pragma once
 
 #include <cstddef>

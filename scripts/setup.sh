@@ -14,6 +14,8 @@ PACKAGES=(
   libsimdjson-dev                 # simdjson: the c1_json=simdjson decoder
   libjemalloc2 libmimalloc2.0     # `c2lab ab --allocator jemalloc,mimalloc` (LD_PRELOAD)
   valgrind                        # scripts/icount.sh: instruction counts (callgrind)
+  clang llvm libclang-rt-14-dev   # scripts/fuzz.sh: clang, llvm-symbolizer, libFuzzer (Debian 12's clang 14;
+                                  # the runtime is only a recommendation of clang there)
 )
 
 missing=()

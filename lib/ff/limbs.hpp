@@ -103,6 +103,13 @@ constexpr limbs<N> sub_mod_portable(const limbs<N>& a, const limbs<N>& b, const 
 }
 
 #if defined(__x86_64__)
+// GCC spells the subtract-with-borrow builtin __builtin_ia32_sbb_u64, clang
+// __builtin_ia32_subborrow_u64 (same operands, both compile to sbb).
+#if defined(__clang__)
+#define C2LAB_SBB_U64 __builtin_ia32_subborrow_u64
+#else
+#define C2LAB_SBB_U64 __builtin_ia32_sbb_u64
+#endif
 // Branch-free carry chains through the adc/sbb intrinsics: in a small function GCC compiles
 // each loop to one straight adc (or sbb) chain; bench_ff ff/fp_add went from 8.0 ns (the
 // __int128 loops above) to 5.6 ns on the 2.6 GHz Xeon of our CI machine. Inlined into large
@@ -118,7 +125,7 @@ inline limbs<N> add_mod_x86(const limbs<N>& a, const limbs<N>& b, const limbs<N>
     }
     c = 0;
     for (size_t i = 0; i < N; ++i) {
-        c = __builtin_ia32_sbb_u64(c, r[i], p[i], &w);
+        c = C2LAB_SBB_U64(c, r[i], p[i], &w);
         s[i] = w;
     }
     // borrow: r < p, keep r. Selected by cmov: GCC turns a ternary into an unpredictable
@@ -135,7 +142,7 @@ inline limbs<N> sub_mod_x86(const limbs<N>& a, const limbs<N>& b, const limbs<N>
     unsigned char c = 0;
     unsigned long long w;
     for (size_t i = 0; i < N; ++i) {
-        c = __builtin_ia32_sbb_u64(c, a[i], b[i], &w);
+        c = C2LAB_SBB_U64(c, a[i], b[i], &w);
         r[i] = w;
     }
     const uint64_t add_p = 0 - static_cast<uint64_t>(c);  // borrow: add p back

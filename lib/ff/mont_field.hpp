@@ -286,8 +286,9 @@ public:
         return t;
     }();
     static constexpr repr t_minus_1_over_2 = [] { repr t = odd_part; t[0] -= 1; shr1(t); return t; }();
-    // A primitive 2^s-th root of unity: g^t for the non-residue g.
-    static constexpr mont_field two_adic_root = from_u64(nonresidue).pow(odd_part);
+    // A primitive 2^s-th root of unity: g^t for the non-residue g. Defined (constexpr) after
+    // the class: a constexpr member of the class's own type needs the complete type (clang).
+    static const mont_field two_adic_root;
 
     // A primitive 2^log_n-th root of unity, for log_n <= two_adicity.
     static constexpr mont_field root_of_unity(size_t log_n) noexcept {
@@ -296,6 +297,10 @@ public:
         return w;
     }
 };
+
+template <class P>
+inline constexpr mont_field<P> mont_field<P>::two_adic_root =
+    mont_field<P>::from_u64(P::nonresidue).pow(mont_field<P>::odd_part);
 
 // Montgomery's trick: invert every element with one inversion and 3(n-1) multiplications.
 // Zeros stay zero and do not disturb the others.

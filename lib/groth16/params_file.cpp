@@ -287,7 +287,7 @@ void write_parameters(const std::string& path, const parameters& params) {
     }
 }
 
-static parameters decode_parameters(const std::string& path, std::span<const uint8_t> bytes) {
+parameters decode_parameters(const std::string& path, std::span<const uint8_t> bytes) {
     const size_t size = bytes.size();
     if (size < sizeof params_file_magic)
         bad(path, "truncated: " + std::to_string(size) + " bytes, not even the magic");

@@ -33,6 +33,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -53,5 +54,7 @@ std::string_view to_string(params_io io) noexcept;
 
 void write_parameters(const std::string& path, const parameters& params);
 parameters read_parameters(const std::string& path, params_io io = params_io::mmap);
+// The decoder read_parameters runs on the file's bytes; `path` only names them in messages.
+parameters decode_parameters(const std::string& path, std::span<const uint8_t> bytes);
 
 }  // namespace c2lab::groth16

@@ -31,6 +31,9 @@
 // takes its last value with both decoders (serde_json would refuse it). "-0" reads as 0 (as
 // serde_json). An integer >= 2^64 is bad_input with both decoders, but simdjson refuses it
 // while parsing (the message names no field) and nlohmann reads it as a float.
+// simdjson refuses, while parsing (bad_input), a document nested deeper than 1024 arrays and
+// objects (its default maximum depth); nlohmann has no limit, so such a value under an ignored
+// key decodes with nlohmann only. A C1 output nests 16 deep (the 2 KiB fixture).
 // A ProofData::Sub with an empty sub_proof path cannot be told from a Single one in
 // merkle_proof, so it re-encodes as Single.
 #pragma once

@@ -212,6 +212,26 @@ TEST(c1_json, duplicate_keys_take_the_last_value_in_both_decoders) {
     for (auto d : both_decoders) EXPECT_EQ(decode_c1_output_json(inner, d), f.phase1_out) << to_string(d);
 }
 
+// The documented difference (c1_json.hpp), met by c1_json_fuzz: 1100 nested arrays under an
+// ignored key decode with nlohmann; simdjson refuses them as too deep, while parsing.
+TEST(c1_json, nesting_deeper_than_simdjson_allows) {
+    const c1_file f = random_c1(6);
+    const std::string inner = encode_c1_output_json(f.phase1_out);
+    const std::string deep =
+        "{\"deep\":" + std::string(1100, '[') + std::string(1100, ']') + "," + inner.substr(1);
+    EXPECT_EQ(decode_c1_output_json(deep, c1_json_decoder::nlohmann), f.phase1_out);
+    try {
+        decode_c1_output_json(deep, c1_json_decoder::simdjson);
+        ADD_FAILURE() << "simdjson accepted 1100 levels";
+    } catch (const error& e) {
+        EXPECT_EQ(e.kind(), errc::bad_input);
+        EXPECT_NE(std::string(e.what()).find("too deep"), std::string::npos) << e.what();
+    }
+    // 1000 levels (within simdjson's limit): both decode.
+    const std::string ok = "{\"deep\":" + std::string(1000, '[') + std::string(1000, ']') + "," + inner.substr(1);
+    for (auto d : both_decoders) EXPECT_EQ(decode_c1_output_json(ok, d), f.phase1_out) << to_string(d);
+}
+
 TEST(c1_json, read_c1_file_both_decoders_and_errors_name_the_path) {
     const c1_file f = random_c1(6);
     const auto dir = std::filesystem::temp_directory_path();
