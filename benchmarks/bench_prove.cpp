@@ -10,9 +10,11 @@
 // Run: bench_prove --benchmark_filter='prove/hash_chain/b_g2:serial/.*'
 //
 //   prove/porep/<dataset>/backend:<cpu|cuda>   one C2 partition of a PoRep dataset (default
-//                                              porep-2kib): synthesis (with the lc_indexer and
-//                                              presize flags) + create_proof (msm_window,
-//                                              b_g2_msm flags), one iteration per repetition
+//                                              porep-2kib): synthesis (the synth, lc_indexer and
+//                                              presize flags; synth=pce loads the cached
+//                                              pre-compiled circuit outside the timing) +
+//                                              create_proof (msm_window, msm_split, b_g2_msm
+//                                              flags), one iteration per repetition
 //
 // Parameters come from the cache of `c2lab setup --c1` (pipeline/params_cache.hpp) and are
 // generated on first use (2 KiB: about 3 minutes and 1.1 GB on 2 cores); load_params_ms is
@@ -36,6 +38,7 @@
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
 #include "r1cs/constraint_matrices.hpp"
+#include "pipeline/pce_cache.hpp"
 #include "r1cs/proving_assignment.hpp"
 #include "r1cs/test_circuits.hpp"
 #include "pipeline/params_cache.hpp"
@@ -121,16 +124,20 @@ const porep_case& porep_params_for(const porep::porep_config& cfg) {
     return *slot;
 }
 
-template <class Indexer>
 void prove_porep(benchmark::State& state, const std::string& dataset, backend_kind kind) {
     const bench::loaded_dataset* dp = bench::dataset_or_skip(state, dataset);
     if (!dp) return;
     const bench::options& o = bench::opts();
     const porep::stacked_circuit circuit = porep::construct_circuit(*dp->cfg, dp->file.phase1_out, 0);
-    const r1cs::capacity_hint hint = pipeline::count_porep_shape(*dp->cfg).hint();
+    const r1cs::shape_counter sc = pipeline::count_porep_shape(*dp->cfg);
+    const r1cs::capacity_hint hint = sc.hint();
     const porep_case* pc = nullptr;
+    std::shared_ptr<const r1cs::precompiled_circuit> pce;  // synth=pce: loaded (or built) once, untimed
     try {
         pc = &porep_params_for(*dp->cfg);
+        pce = pipeline::porep_pce_for(o.flags, *dp->cfg, sc, [](const std::string& line) {
+            std::fprintf(stderr, "[bench_prove] %s\n", line.c_str());
+        });
     } catch (const std::exception& e) {
         state.SkipWithError(e.what());
         return;
@@ -142,14 +149,12 @@ void prove_porep(benchmark::State& state, const std::string& dataset, backend_ki
     stage_report last;
     for (auto _ : state) {
         stage_report rep;
-        std::optional<r1cs::proving_assignment<Indexer>> pa;
+        std::unique_ptr<pipeline::prepared_job> job;
         {
             scoped_stage st(&rep, "synthesize");
-            pa.emplace(hint, o.flags.presize);
-            circuit.synthesize(*pa);
-            pa->enforce_input_constraints();
+            job = pipeline::synthesize_porep_job(circuit, o.flags, hint, pce);  // synth, lc_indexer, presize
         }
-        proof p = create_proof(pc->params, *pa, r, s, cfg, &rep);
+        proof p = create_proof(pc->params, job->witness(), r, s, cfg, &rep);
         benchmark::DoNotOptimize(p);
         last = std::move(rep);
     }
@@ -166,15 +171,10 @@ void register_porep() {
             if (!bench::selected("backend", to_string(kind))) continue;
             if (kind == backend_kind::cuda && !gpu) continue;
             const std::string bn = "prove/porep/" + name + "/backend:" + std::string(to_string(kind));
-            r1cs::with_lc_indexer(bench::opts().flags.lc_indexer, [&](auto tag) {
-                using indexer = typename decltype(tag)::type;
-                benchmark::RegisterBenchmark(bn.c_str(), [name, kind](benchmark::State& st) {
-                    prove_porep<indexer>(st, name, kind);
-                })
-                    ->Iterations(1)
-                    ->UseRealTime()
-                    ->Unit(benchmark::kMillisecond);
-            });
+            benchmark::RegisterBenchmark(bn.c_str(), [name, kind](benchmark::State& st) { prove_porep(st, name, kind); })
+                ->Iterations(1)
+                ->UseRealTime()
+                ->Unit(benchmark::kMillisecond);
         }
     }
 }

@@ -30,24 +30,37 @@ std::shared_ptr<const r1cs::precompiled_circuit> ensure_porep_pce(
     };
     const std::string path = porep_pce_path(cfg, sc);
     const r1cs::capacity_hint shape = sc.hint();
-    if (fs::exists(path)) {
-        try {
-            return std::make_shared<const r1cs::precompiled_circuit>(
-                r1cs::precompiled_circuit::load(path, &shape, &cfg.registered_proof));
-        } catch (const error& e) {
-            if (e.kind() != errc::bad_input) throw;
-            say(std::string(e.what()) + "; rebuilding it");
-        }
-    } else {
-        say("no cached pre-compiled circuit for " + cfg.registered_proof + "; building " + path);
+    // Made under the entry's lock (params_cache.hpp), so processes sharing the cache build it once.
+    std::shared_ptr<const r1cs::precompiled_circuit> built;
+    auto make = [&](const std::string& to) {
+        say("building the pre-compiled circuit of " + cfg.registered_proof + " into " + to);
+        auto p = std::make_shared<const r1cs::precompiled_circuit>(build_porep_pce(cfg));
+        if (p->shape() != shape)
+            throw error(errc::internal,
+                        "pre-compiled " + cfg.registered_proof + ": its shape differs from the counted one");
+        fs::create_directories(fs::path(to).parent_path());
+        p->save(to);
+        built = std::move(p);
+    };
+    auto load = [&] {
+        return std::make_shared<const r1cs::precompiled_circuit>(
+            r1cs::precompiled_circuit::load(path, &shape, &cfg.registered_proof));
+    };
+    // The cache's lines name parameters: only the wait is worth a line here, renamed.
+    auto lock_progress = [&](const std::string& line) {
+        const std::string waiting = "parameters: waiting";
+        if (line.rfind(waiting, 0) == 0) say("pre-compiled circuit: waiting" + line.substr(waiting.size()));
+    };
+    ensure_cached_params(path, make, lock_progress);
+    if (built) return built;
+    try {
+        return load();
+    } catch (const error& e) {
+        if (e.kind() != errc::bad_input) throw;
+        say(std::string(e.what()) + "; rebuilding it");
     }
-    auto p = std::make_shared<const r1cs::precompiled_circuit>(build_porep_pce(cfg));
-    if (p->shape() != shape)
-        throw error(errc::internal, "pre-compiled " + cfg.registered_proof + ": its shape differs from the counted one");
-    fs::create_directories(fs::path(path).parent_path());
-    say("writing " + path);
-    p->save(path);
-    return p;
+    ensure_cached_params(path, make, lock_progress, /*force=*/true);
+    return built ? built : load();
 }
 
 std::shared_ptr<const r1cs::precompiled_circuit> porep_pce_for(
