@@ -1,8 +1,12 @@
 // bench_msm: variable-base MSM (Pippenger, lib/msm) for G1 and G2.
 //
 //   msm/<g>/<window>   args log_n, density (percent of points selected: 100 or 25), threads
-//   msm/g1/fixed       args log_n, density, threads, c (100, 1 registered): one thread, full density; the sweep behind the
-//                      "table" window policy (lib/msm/window.cpp)
+//   msm/g1/fixed       args log_n, density, threads, c (100, 1 registered): one thread, full density, 255-bit path
+//                      (msm_config.glv = false); the sweep behind the "table" window policy (lib/msm/window.cpp)
+//   msm/<g>/table_255bit  args log_n, density, threads (16, 18, 20; 100; 1): the table policy without the
+//                      endomorphism split (msm_config.glv = false, the 255-bit path), beside msm/<g>/table at the
+//                      same arguments to show what the split and the batched affine changes give
+//   msm/g1/glv_fixed   args log_n, density, threads, c: the sweep behind the split's window table (glv_bits_for)
 //
 // The counter points/s counts the terms of the sum (selected points). Points are random
 // multiples of the generator made cheaply (random walks of additions, batch to_affine) and
@@ -57,7 +61,7 @@ const std::vector<fr>& bench_scalars(size_t n) {
 }
 
 template <class C>
-void msm_bench(benchmark::State& state, window_policy window) {
+void msm_bench(benchmark::State& state, window_policy window, bool glv = true) {
     const size_t n = size_t{1} << state.range(0);
     const auto density_pct = static_cast<uint64_t>(state.range(1));
     const auto threads = static_cast<unsigned>(state.range(2));
@@ -69,13 +73,14 @@ void msm_bench(benchmark::State& state, window_policy window) {
     }
     const size_t terms = density.count();
     std::span<const fr> ks(bench_scalars(terms).data(), terms);
-    const msm_config config{window, threads};
+    msm_config config{window, threads};
+    config.glv = glv;
     for (auto _ : state) {
         auto r = density_pct < 100 ? msm_density<C>(pts, density, ks, config) : msm<C>(pts, ks, config);
         benchmark::DoNotOptimize(r);
     }
     state.counters["points/s"] = benchmark::Counter(double(terms) * double(state.iterations()), benchmark::Counter::kIsRate);
-    state.counters["c"] = double(window.bits_for(terms));
+    state.counters["c"] = double(glv ? window.glv_bits_for(terms) : window.bits_for(terms));
 }
 
 void msm_g1_ln(benchmark::State& state) { msm_bench<ec::g1_curve>(state, window_policy::ln()); }
@@ -84,7 +89,24 @@ void msm_g2_ln(benchmark::State& state) { msm_bench<ec::g2_curve>(state, window_
 void msm_g2_table(benchmark::State& state) { msm_bench<ec::g2_curve>(state, window_policy::table()); }
 
 void msm_g1_fixed(benchmark::State& state) {
+    msm_bench<ec::g1_curve>(state, window_policy::fixed(static_cast<unsigned>(state.range(3))), false);
+}
+void msm_g1_glv_fixed(benchmark::State& state) {
     msm_bench<ec::g1_curve>(state, window_policy::fixed(static_cast<unsigned>(state.range(3))));
+}
+void msm_g1_table_255bit(benchmark::State& state) { msm_bench<ec::g1_curve>(state, window_policy::table(), false); }
+void msm_g2_table_255bit(benchmark::State& state) { msm_bench<ec::g2_curve>(state, window_policy::table(), false); }
+
+// One thread, full density, 2^16 / 2^18 / 2^20 points (G2 to 2^18).
+void one_thread_sizes(benchmark::internal::Benchmark* b, int max_log_n) {
+    for (int log_n = 16; log_n <= max_log_n; log_n += 2) b->Args({log_n, 100, 1});
+    b->ArgNames({"log_n", "density", "threads"})->Unit(benchmark::kMillisecond)->UseRealTime();
+}
+
+void glv_fixed_sweep(benchmark::internal::Benchmark* b) {
+    for (int log_n = 16; log_n <= 20; log_n += 2)
+        for (int c = 12; c <= 17; ++c) b->Args({log_n, 100, 1, c});
+    b->ArgNames({"log_n", "density", "threads", "c"})->Unit(benchmark::kMillisecond)->UseRealTime();
 }
 
 void sizes(benchmark::internal::Benchmark* b, int max_log_n) {
@@ -108,4 +130,7 @@ BENCHMARK(msm_g1_table)->Name("msm/g1/table")->Apply([](auto* b) { sizes(b, 20);
 BENCHMARK(msm_g2_ln)->Name("msm/g2/ln")->Apply([](auto* b) { sizes(b, 18); });
 BENCHMARK(msm_g2_table)->Name("msm/g2/table")->Apply([](auto* b) { sizes(b, 18); });
 BENCHMARK(msm_g1_fixed)->Name("msm/g1/fixed")->Apply(fixed_sweep);
+BENCHMARK(msm_g1_glv_fixed)->Name("msm/g1/glv_fixed")->Apply(glv_fixed_sweep);
+BENCHMARK(msm_g1_table_255bit)->Name("msm/g1/table_255bit")->Apply([](auto* b) { one_thread_sizes(b, 20); });
+BENCHMARK(msm_g2_table_255bit)->Name("msm/g2/table_255bit")->Apply([](auto* b) { one_thread_sizes(b, 18); });
 

@@ -15,9 +15,11 @@
 // of different lengths (c2lab::error, errc::bad_input).
 #pragma once
 
+#include <cstdint>
 #include <span>
 
 #include "ff/fields.hpp"
+#include "ff/fp2.hpp"
 
 namespace c2lab::ff {
 
@@ -45,5 +47,22 @@ void square_batch(batch_path path, std::span<fr> out, std::span<const fr> a);
 // (p[i], q[i]) <- (p[i] + w[i] q[i], p[i] - w[i] q[i]), bit-identical to mont_field's
 // operators. p, q and w have the same length and must not overlap (c2lab::error otherwise).
 void butterfly_batch(batch_path path, std::span<fr> p, std::span<fr> q, std::span<const fr> w);
+
+// Batched affine additions over Fp coordinates (the MSM's bucket accumulation, G1):
+//   (x1[i], y1[i]) <- (x1[i], y1[i]) + (x2[i], negate[i] ? -y2[i] : y2[i])   for every i,
+// lambda = (y2' - y1) / (x2 - x1), x3 = lambda^2 - x1 - x2, y3 = lambda (x1 - x3) - y1, with one
+// shared inversion (Montgomery's trick). Results are fully reduced Montgomery forms,
+// bit-identical on both paths. The IFMA path runs 8 interleaved prefix-product chains (lane l
+// takes the elements i = l mod 8) in radix 2^52 and inverts the 8 lane totals by Montgomery's
+// trick on 8 values and one scalar inversion. Preconditions: x1[i] != x2[i] (neither point the
+// identity nor the two of equal x); an equal pair is refused (c2lab::error, errc::bad_input,
+// naming the first such i) before anything is written. All five spans have the same length;
+// x1 and y1 must not overlap each other or any input.
+void affine_add_batch(batch_path path, std::span<fp> x1, std::span<fp> y1, std::span<const fp> x2,
+                      std::span<const fp> y2, std::span<const uint8_t> negate);
+// The same over Fp2 (G2's coordinates): Karatsuba products and complex squares in radix 2^52,
+// the 8 lane totals inverted in Fp2.
+void affine_add_batch(batch_path path, std::span<fp2> x1, std::span<fp2> y1, std::span<const fp2> x2,
+                      std::span<const fp2> y2, std::span<const uint8_t> negate);
 
 }  // namespace c2lab::ff

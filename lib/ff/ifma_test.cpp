@@ -1,16 +1,23 @@
 // mul_batch / square_batch on both paths (scalar, AVX-512 IFMA) against an independent
 // reference: the portable CIOS multiplication of limbs.hpp (mont_mul_portable), element by
 // element. The IFMA path runs wherever the CPU has it; the scalar path always.
+// affine_add_batch: the scalar path against the textbook formula (one inversion per
+// element), and on real G1 points against Jacobian addition; the IFMA path bit for bit
+// against the scalar path.
 #include "ff/ifma.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "core/cpu.hpp"
 #include "core/error.hpp"
 #include "core/rng.hpp"
+#include "ec/g1.hpp"
+#include "ec/g2.hpp"
 
 namespace c2lab::ff {
 namespace {
@@ -250,10 +257,190 @@ TEST(butterfly_batch, refuses_overlap_and_mismatched_lengths) {
     }
 }
 
+
+// affine_add_batch: the scalar path against the textbook formula with one inversion per
+// element and the sign applied to y2 itself (not folded into lambda as both paths do), and
+// the IFMA path against the scalar path bit for bit.
+template <class F>
+struct affine_inputs {
+    std::vector<F> x1, y1, x2, y2;
+    std::vector<uint8_t> neg;
+};
+
+template <class F>
+affine_inputs<F> random_affine_inputs(size_t n, rng& g) {
+    affine_inputs<F> in;
+    in.x1 = random_vector<F>(n, g);
+    in.y1 = random_vector<F>(n, g);
+    in.x2 = random_vector<F>(n, g);
+    in.y2 = random_vector<F>(n, g);
+    for (size_t i = 0; i < n; ++i) {
+        while (in.x2[i] == in.x1[i]) in.x2[i] = F::random(g);
+        in.neg.push_back(static_cast<uint8_t>(g() % 3 == 0 ? 0 : (g() & 1) * (1 + g() % 200)));  // 0 or any non-zero
+    }
+    return in;
+}
+
+// (x3, y3) = (x1, y1) + (x2, +-y2) by lambda = (y2' - y1) / (x2 - x1), one inversion each.
+template <class F>
+std::pair<std::vector<F>, std::vector<F>> reference_affine_add(const affine_inputs<F>& in) {
+    std::vector<F> x3(in.x1.size()), y3(in.x1.size());
+    for (size_t i = 0; i < in.x1.size(); ++i) {
+        const F y2 = in.neg[i] ? -in.y2[i] : in.y2[i];
+        const F lambda = (y2 - in.y1[i]) * (in.x2[i] - in.x1[i]).inverse();
+        x3[i] = lambda * lambda - in.x1[i] - in.x2[i];
+        y3[i] = lambda * (in.x1[i] - x3[i]) - in.y1[i];
+    }
+    return {x3, y3};
+}
+
+template <class F>
+std::pair<std::vector<F>, std::vector<F>> run_affine_add(batch_path path, const affine_inputs<F>& in) {
+    auto x = in.x1, y = in.y1;
+    affine_add_batch(path, std::span<F>(x), std::span<F>(y), std::span<const F>(in.x2), std::span<const F>(in.y2),
+                     std::span<const uint8_t>(in.neg));
+    return {x, y};
+}
+
+template <class F>
+void expect_affine_adds_match(const affine_inputs<F>& in, const std::string& what) {
+    const auto ref = reference_affine_add(in);
+    const auto scalar = run_affine_add(batch_path::scalar, in);
+    for (size_t i = 0; i < in.x1.size(); ++i) {
+        ASSERT_EQ(scalar.first[i], ref.first[i]) << what << ": scalar x3 " << i << " of " << in.x1.size();
+        ASSERT_EQ(scalar.second[i], ref.second[i]) << what << ": scalar y3 " << i << " of " << in.x1.size();
+    }
+    if (!ifma_available()) return;
+    const auto vec = run_affine_add(batch_path::ifma, in);
+    for (size_t i = 0; i < in.x1.size(); ++i) {
+        ASSERT_EQ(vec.first[i], scalar.first[i]) << what << ": ifma x3 " << i << " of " << in.x1.size();
+        ASSERT_EQ(vec.second[i], scalar.second[i]) << what << ": ifma y3 " << i << " of " << in.x1.size();
+    }
+}
+
+TEST(affine_add_batch, random_coordinates_of_many_sizes) {
+    rng g(301);
+    for (size_t n : {0u, 1u, 7u, 8u, 9u, 15u, 16u, 17u, 63u, 64u, 65u, 1000u})
+        expect_affine_adds_match(random_affine_inputs<fp>(n, g), "random, n " + std::to_string(n));
+}
+
+TEST(affine_add_batch, edge_coordinates) {
+    // Coordinates at the edges of the field (0, 1, p - 1, limb boundaries) in every role.
+    const auto e = edge_values<fp>();
+    affine_inputs<fp> in;
+    for (size_t i = 0; i < e.size(); ++i)
+        for (size_t j = 0; j < e.size(); ++j) {
+            if (e[i] == e[j]) continue;
+            in.x1.push_back(e[i]);
+            in.x2.push_back(e[j]);
+            in.y1.push_back(e[j]);
+            in.y2.push_back(e[(i + j) % e.size()]);
+            in.neg.push_back(static_cast<uint8_t>((i + j) & 1));
+        }
+    expect_affine_adds_match(in, "edge values");
+}
+
+template <class C>
+void expect_curve_points_match(uint64_t seed) {
+    using A = ec::affine<C>;
+    using J = ec::jacobian<C>;
+    using F = typename C::field;
+    rng g(seed);
+    for (size_t n : {1u, 9u, 64u, 65u, 300u}) {
+        // P_i = (a + 3 i s) G and Q_i = (a + (3 i + 1) s) G for random odd a, s: P_i != +-Q_i
+        // (checked below by their x).
+        std::vector<A> p(n), q(n);
+        J acc = J::generator().mul(g() | 1);
+        const J step = J::generator().mul(g() | 1);
+        for (size_t i = 0; i < n; ++i) {
+            p[i] = acc.to_affine();
+            acc = acc + step;
+            q[i] = acc.to_affine();
+            acc = acc + step + step;
+        }
+        affine_inputs<F> in;
+        for (size_t i = 0; i < n; ++i) {
+            ASSERT_NE(p[i].x, q[i].x);
+            in.x1.push_back(p[i].x);
+            in.y1.push_back(p[i].y);
+            in.x2.push_back(q[i].x);
+            in.y2.push_back(q[i].y);
+            in.neg.push_back(static_cast<uint8_t>(g() & 1));
+        }
+        for (batch_path path : available_paths()) {
+            const auto r = run_affine_add(path, in);
+            for (size_t i = 0; i < n; ++i) {
+                const A expect = (p[i].to_jacobian() + (in.neg[i] ? -q[i] : q[i]).to_jacobian()).to_affine();
+                ASSERT_EQ(r.first[i], expect.x) << to_string(path) << " x of point " << i << " of " << n;
+                ASSERT_EQ(r.second[i], expect.y) << to_string(path) << " y of point " << i << " of " << n;
+            }
+        }
+        expect_affine_adds_match(in, std::string(C::name) + " points, n " + std::to_string(n));
+    }
+}
+
+TEST(affine_add_batch, real_g1_points_against_jacobian_addition) { expect_curve_points_match<ec::g1_curve>(302); }
+
+TEST(affine_add_batch, real_g2_points_against_jacobian_addition) { expect_curve_points_match<ec::g2_curve>(304); }
+
+TEST(affine_add_batch, fp2_random_coordinates_of_many_sizes) {
+    rng g(305);
+    for (size_t n : {0u, 1u, 7u, 8u, 9u, 63u, 64u, 65u, 1000u})
+        expect_affine_adds_match(random_affine_inputs<fp2>(n, g), "fp2 random, n " + std::to_string(n));
+}
+
+TEST(affine_add_batch, fp2_edge_coordinates) {
+    // Fp edge values in either component.
+    const auto e = edge_values<fp>();
+    affine_inputs<fp2> in;
+    for (size_t i = 0; i < e.size(); ++i)
+        for (size_t j = 0; j < e.size(); ++j) {
+            const fp2 a{e[i], e[j]}, b{e[j], e[(i + 1) % e.size()]};
+            if (a == b) continue;
+            in.x1.push_back(a);
+            in.x2.push_back(b);
+            in.y1.push_back(fp2{e[(i + j) % e.size()], e[i]});
+            in.y2.push_back(fp2{e[j], e[(2 * i + j) % e.size()]});
+            in.neg.push_back(static_cast<uint8_t>((i + j) & 1));
+        }
+    expect_affine_adds_match(in, "fp2 edge values");
+}
+
+TEST(affine_add_batch, refuses_equal_x_before_writing_and_bad_spans) {
+    rng g(303);
+    for (batch_path path : available_paths())
+        for (size_t n : {1u, 8u, 20u}) {
+            auto in = random_affine_inputs<fp>(n, g);
+            in.x2[n / 2] = in.x1[n / 2];
+            auto x = in.x1, y = in.y1;
+            try {
+                affine_add_batch(path, std::span<fp>(x), std::span<fp>(y), std::span<const fp>(in.x2),
+                                 std::span<const fp>(in.y2), std::span<const uint8_t>(in.neg));
+                ADD_FAILURE() << to_string(path) << ": equal x accepted, n " << n;
+            } catch (const error& e) {
+                EXPECT_NE(std::string(e.what()).find("x1[" + std::to_string(n / 2) + "]"), std::string::npos) << e.what();
+            }
+            EXPECT_EQ(x, in.x1) << to_string(path) << ": x1 written before the refusal";
+            EXPECT_EQ(y, in.y1) << to_string(path) << ": y1 written before the refusal";
+            // a short span, and y1 overlapping x2
+            EXPECT_THROW(affine_add_batch(path, std::span<fp>(x), std::span<fp>(y).first(n - 1), std::span<const fp>(in.x2),
+                                          std::span<const fp>(in.y2), std::span<const uint8_t>(in.neg)),
+                         error);
+            EXPECT_THROW(affine_add_batch(path, std::span<fp>(x), std::span<fp>(in.x2), std::span<const fp>(in.x2),
+                                          std::span<const fp>(in.y2), std::span<const uint8_t>(in.neg)),
+                         error);
+        }
+}
+
 TEST(ifma_dispatch, forcing_ifma_where_unavailable_throws) {
     if (ifma_available()) GTEST_SKIP() << "IFMA is available here: nothing to refuse";
     std::vector<fr> a(8), out(8);
     EXPECT_THROW(mul_batch(batch_path::ifma, std::span<fr>(out), std::span<const fr>(a), std::span<const fr>(a)), error);
+    std::vector<fp> x(8), y(8), x2(8, fp::one());
+    std::vector<uint8_t> neg(8);
+    EXPECT_THROW(affine_add_batch(batch_path::ifma, std::span<fp>(x), std::span<fp>(y), std::span<const fp>(x2),
+                                  std::span<const fp>(x2), std::span<const uint8_t>(neg)),
+                 error);
 }
 
 }  // namespace

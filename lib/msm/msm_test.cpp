@@ -1,6 +1,8 @@
 // msm layer: Pippenger (plain and density-filtered) against the naive sum of scalar
-// multiplications for G1 and G2, every window policy, thread counts; fixed-base tables
-// against jacobian::mul; batch to_affine; the msm_window flag parser.
+// multiplications for G1 and G2, every window policy, thread counts; the endomorphism
+// split (glv.hpp) against scalar multiplication and integer arithmetic, and the split path
+// against the naive sum and the 255-bit path; fixed-base tables against jacobian::mul;
+// batch to_affine; the msm_window flag parser.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -9,6 +11,7 @@
 #include "core/error.hpp"
 #include "msm/batch_affine.hpp"
 #include "msm/fixed_base.hpp"
+#include "msm/glv.hpp"
 #include "msm/pippenger.hpp"
 
 namespace c2lab::msm {
@@ -92,9 +95,12 @@ TYPED_TEST(msm_suite, special_scalars) {
 
 TYPED_TEST(msm_suite, equal_points_negations_and_identities) {
     using C = TypeParam;
+    for (bool glv : {false, true})
     for (bucket_add mode : {bucket_add::xyzz, bucket_add::batch_affine}) {
     SCOPED_TRACE(mode == bucket_add::xyzz ? "xyzz buckets" : "batched affine buckets");
-    const msm_config cfg{window_policy::fixed(4), 0, mode};
+    SCOPED_TRACE(glv ? "endomorphism split" : "255-bit scalars");
+    msm_config cfg{window_policy::fixed(4), 0, mode};
+    cfg.glv = glv;
     rng g(102);
     const size_t n = 40;
     auto base = random_points<C>(1, g)[0];
@@ -138,8 +144,12 @@ TYPED_TEST(msm_suite, batched_affine_buckets_against_naive) {
     auto pts = random_points<C>(n, g);
     auto ks = random_scalars(n, g);
     for (unsigned c : {1u, 2u, 5u, 9u}) {
-        expect_msm_matches_naive<C>(pts, ks, {window_policy::fixed(c), 1, bucket_add::batch_affine},
-                                    "batch_affine c=" + std::to_string(c));
+        msm_config cfg{window_policy::fixed(c), 1, bucket_add::batch_affine};
+        expect_msm_matches_naive<C>(pts, ks, cfg, "batch_affine c=" + std::to_string(c));
+        cfg.glv = false;
+        expect_msm_matches_naive<C>(pts, ks, cfg, "batch_affine, 255-bit scalars, c=" + std::to_string(c));
+        cfg.batched_reduction = false;
+        expect_msm_matches_naive<C>(pts, ks, cfg, "batch_affine, 255-bit, xyzz reduction, c=" + std::to_string(c));
     }
     // automatic picks batches at this size with a 9-bit window (256 buckets, >= 1024 points)
     auto want = msm_naive<C>(pts, ks);
@@ -163,7 +173,12 @@ TYPED_TEST(msm_suite, every_window_policy) {
     // Every fixed window size whose bucket reduction stays cheap (2^c additions per window).
     const unsigned top = is_g2<C> ? 12 : 16;
     for (unsigned c = 1; c <= top; ++c) policies.push_back(window_policy::fixed(c));
-    for (const auto& pol : policies) expect_msm_matches_naive<C>(pts, ks, {pol, 0}, "policy");
+    for (const auto& pol : policies) {
+        msm_config cfg{pol, 0};
+        expect_msm_matches_naive<C>(pts, ks, cfg, "policy");
+        cfg.glv = false;
+        expect_msm_matches_naive<C>(pts, ks, cfg, "policy, 255-bit scalars");
+    }
     // Small and odd sizes with the extreme windows.
     for (size_t m : {size_t{1}, size_t{3}, size_t{33}})
         for (unsigned c : {1u, 2u, 5u, 8u})
@@ -335,6 +350,195 @@ TYPED_TEST(msm_suite, batch_to_affine_with_identities) {
     EXPECT_THROW(batch_to_affine<C>(ids, short_out), error);
 }
 
+// ---- the endomorphism split ----------------------------------------------------------
+
+fr fr_of(const ff::limbs<2>& k) { return fr::from_canonical(ff::limbs<4>{k[0], k[1], 0, 0}); }
+
+TEST(msm_glv, multiplier_is_x_squared) {
+    const auto m = glv_multiplier();
+    // x^2 = 0xd201000000010000^2 (the BLS parameter, zkcrypto/bls12_381 src/lib.rs BLS_X)
+    EXPECT_EQ(m[1], 0xac45a4010001a402u);
+    EXPECT_EQ(m[0], 0x0000000100000000u);
+    // m is a cube root of unity's negation mod r: m^2 - m + 1 = 0 in Fr.
+    fr mm = fr_of(m);
+    EXPECT_TRUE((mm * mm - mm + fr::one()).is_zero());
+}
+
+TYPED_TEST(msm_suite, glv_endomorphism_is_multiplication_by_x_squared) {
+    using C = TypeParam;
+    rng g(120);
+    const auto m = glv_multiplier();
+    EXPECT_EQ(glv_endo(ec::affine<C>::generator()).to_jacobian(), ec::jacobian<C>::generator().mul(m));
+    for (const auto& p : random_points<C>(is_g2<C> ? 5 : 20, g)) {
+        auto e = glv_endo(p);
+        EXPECT_TRUE(e.is_on_curve());
+        EXPECT_EQ(e.to_jacobian(), p.to_jacobian().mul(m));
+        // applying it three times is multiplication by m^3 = -1 mod r
+        EXPECT_EQ(glv_endo(glv_endo(e)), -p);
+    }
+    EXPECT_TRUE(glv_endo(ec::affine<C>::identity()).is_identity());
+}
+
+TEST(msm_glv, g1_beta_phi_is_lambda) {
+    // phi(X, Y) = (beta X, Y) = -endo acts as lambda^2 = -m, with lambda = x^2 - 1 = m - 1
+    // the other nontrivial cube root of unity (lambda^2 + lambda + 1 = 0 mod r).
+    rng g(121);
+    fr lambda = fr_of(glv_multiplier()) - fr::one();
+    EXPECT_TRUE((lambda * lambda + lambda + fr::one()).is_zero());
+    for (int i = 0; i < 5; ++i) {
+        auto p = (ec::g1_jacobian::generator() * fr::random(g)).to_affine();
+        auto phi = -glv_endo(p);
+        EXPECT_EQ(phi.y, p.y);
+        EXPECT_EQ(phi.to_jacobian(), p.to_jacobian() * (lambda * lambda));
+    }
+}
+
+TEST(msm_glv, split_recombines) {
+    rng g(122);
+    const auto m = glv_multiplier();
+    const fr mm = fr_of(m);
+    // edges of both centring steps: k1 or k2 at (m-1)/2, m/2 and around them
+    const fr half_m = fr_of(ff::limbs<2>{(m[0] >> 1) | (m[1] << 63), m[1] >> 1});
+    std::vector<fr> ks = {fr::zero(), fr::one(), r_minus_1, mm, mm + fr::one(), mm - fr::one(), mm * mm,
+                          mm * mm - fr::one(), r_minus_1 - mm, fr::from_u64(2)};
+    for (int d1 = -2; d1 <= 2; ++d1)
+        for (int d2 = -2; d2 <= 2; ++d2) {
+            fr e1 = d1 < 0 ? -fr::from_u64(uint64_t(-d1)) : fr::from_u64(uint64_t(d1));
+            fr e2 = d2 < 0 ? -fr::from_u64(uint64_t(-d2)) : fr::from_u64(uint64_t(d2));
+            ks.push_back(half_m + e1 + (half_m + e2) * mm);
+            ks.push_back(e1 + (half_m + e2) * mm);
+            ks.push_back(half_m + e1 + e2 * mm);
+            ks.push_back(e1 + (mm - fr::one() + e2) * mm);
+        }
+    for (int i = 0; i < 2000; ++i) ks.push_back(fr::random(g));
+    for (const auto& k : ks) {
+        auto [k1, k2] = glv_split(k);
+        // both below m (so below 2^128)
+        EXPECT_TRUE(ff::less_than(k1, m));
+        EXPECT_TRUE(ff::less_than(k2, m));
+        EXPECT_EQ(fr_of(k1) + fr_of(k2) * mm, k);
+    }
+    // the signed split: magnitudes below 2^127, same sum
+    const ff::limbs<2> two127{0, uint64_t{1} << 63};
+    for (const auto& k : ks) {
+        auto sp = glv_split_signed(k);
+        EXPECT_TRUE(ff::less_than(sp.k1, two127));
+        EXPECT_TRUE(ff::less_than(sp.k2, two127));
+        fr a = sp.neg1 ? -fr_of(sp.k1) : fr_of(sp.k1), b = sp.neg2 ? -fr_of(sp.k2) : fr_of(sp.k2);
+        EXPECT_EQ(a + b * mm, k);
+    }
+    // k = m: (0, 1); k = m + 1: (1, 1); k = r - 1 = m^2 - m: (0, m - 1)
+    auto [a1, a2] = glv_split(mm);
+    EXPECT_TRUE(ff::is_zero(a1));
+    EXPECT_EQ(a2, (ff::limbs<2>{1, 0}));
+    auto [b1, b2] = glv_split(mm + fr::one());
+    EXPECT_EQ(b1, (ff::limbs<2>{1, 0}));
+    EXPECT_EQ(b2, (ff::limbs<2>{1, 0}));
+    auto [c1, c2] = glv_split(r_minus_1);
+    EXPECT_TRUE(ff::is_zero(c1));
+    EXPECT_EQ(fr_of(c2), mm - fr::one());
+}
+
+// Every variant of the split path (window, bucket mode, batch size, reduction, blocks,
+// threads) against the naive sum, with the special inputs mixed in.
+TYPED_TEST(msm_suite, glv_variants_against_naive) {
+    using C = TypeParam;
+    rng g(123);
+    const size_t n = is_g2<C> ? 200 : 1200;
+    auto pts = random_points<C>(n, g);
+    auto ks = random_scalars(n, g);
+    for (size_t i = 0; i < n; i += 37) pts[i] = ec::affine<C>::identity();
+    for (size_t i = 1; i < n; i += 41) ks[i] = fr::zero();
+    for (size_t i = 2; i < n; i += 43) ks[i] = r_minus_1;
+    for (size_t i = 3; i < n; i += 47) pts[i] = pts[4];   // repeated points
+    for (size_t i = 5; i < n; i += 53) pts[i] = -pts[6];  // and negations
+    const auto want = msm_naive<C>(pts, ks);
+    struct variant {
+        msm_config cfg;
+        const char* what;
+    };
+    std::vector<variant> vs;
+    for (unsigned c : {1u, 3u, 6u, 8u, 9u, 13u}) {
+        msm_config cfg{window_policy::fixed(c), 1, bucket_add::batch_affine};
+        vs.push_back({cfg, "batch_affine"});
+        cfg.bucket_add = bucket_add::xyzz;
+        vs.push_back({cfg, "xyzz"});
+        cfg.bucket_add = bucket_add::automatic;
+        vs.push_back({cfg, "automatic"});
+    }
+    {
+        msm_config cfg{window_policy::fixed(7), 1, bucket_add::batch_affine};
+        cfg.batch_size = 16;
+        vs.push_back({cfg, "batch 16"});
+        cfg.batched_reduction = false;
+        vs.push_back({cfg, "xyzz reduction"});
+        cfg.batched_reduction = true;
+        cfg.reduction_segments = 1;
+        vs.push_back({cfg, "one segment"});
+        cfg.reduction_segments = 5;
+        vs.push_back({cfg, "five segments"});
+        cfg.reduction_segments = 1000;
+        vs.push_back({cfg, "more segments than buckets"});
+        cfg.reduction_segments = 0;
+        cfg.glv_block = 97;
+        vs.push_back({cfg, "blocks of 97"});
+        cfg.threads = 2;
+        vs.push_back({cfg, "blocks of 97, two threads"});
+        cfg.glv_block = 1;
+        vs.push_back({cfg, "blocks of 1"});
+        cfg.glv_block = 0;
+        cfg.window_group = 3;
+        vs.push_back({cfg, "windows in groups of 3, two threads"});
+        cfg.threads = 1;
+        cfg.prefetch = 0;
+        vs.push_back({cfg, "windows in groups of 3, no prefetch"});
+        cfg.window_group = 100;
+        vs.push_back({cfg, "all windows in one group"});
+    }
+    vs.push_back({msm_config{window_policy::ln(), 2}, "ln, two threads"});
+    vs.push_back({msm_config{window_policy::table(), 0}, "table, all threads"});
+    for (const auto& v : vs) {
+        auto got = msm<C>(pts, ks, v.cfg);
+        EXPECT_EQ(got, want) << v.what << " window " << v.cfg.window.to_string() << " threads " << v.cfg.threads;
+    }
+}
+
+// Bigger sizes: the split path against the 255-bit path (xyzz buckets, the reference).
+TYPED_TEST(msm_suite, glv_against_plain_path) {
+    using C = TypeParam;
+    rng g(124);
+    const size_t n = is_g2<C> ? 3000 : 20000;
+    auto pts = random_points<C>(n, g);
+    auto ks = random_scalars(n, g);
+    msm_config plain{window_policy::ln(), 2, bucket_add::xyzz};
+    plain.glv = false;
+    const auto want = msm<C>(pts, ks, plain);
+    for (unsigned threads : {1u, 2u}) {
+        EXPECT_EQ(msm<C>(pts, ks, {window_policy::table(), threads}), want) << "table threads " << threads;
+        EXPECT_EQ(msm<C>(pts, ks, {window_policy::fixed(11), threads}), want) << "fixed:11 threads " << threads;
+    }
+    // equal scalars (every point of a window in one bucket: the conflict queue and the
+    // overflow accumulators), and repeated points
+    std::vector<fr> same(n, ks[0]);
+    EXPECT_EQ(msm<C>(pts, same, {window_policy::table(), 1}), msm<C>(pts, same, plain)) << "equal scalars";
+    std::vector<ec::affine<C>> rep(n);
+    for (size_t i = 0; i < n; ++i) rep[i] = pts[i % 5];
+    EXPECT_EQ(msm<C>(rep, ks, {window_policy::table(), 1}), msm<C>(rep, ks, plain)) << "repeated points";
+    // densities through the split path
+    density_bitmap d(n);
+    for (size_t i = 0; i < n; ++i) d.set(i, g.below(3) == 0);
+    std::vector<fr> sel;
+    for (size_t i = 0; i < n; ++i)
+        if (d.test(i)) sel.push_back(ks[i]);
+    msm_config blocks{window_policy::table(), 2};
+    blocks.glv_block = 1000;
+    EXPECT_EQ(msm_density<C>(pts, d, sel, blocks), msm_density<C>(pts, d, sel, plain)) << "density";
+    std::vector<ec::affine<C>> bases;
+    for (size_t i = 0; i < n; ++i)
+        if (d.test(i)) bases.push_back(pts[i]);
+    EXPECT_EQ(msm_filtered_bases<C>(bases, d, ks, blocks), msm_density<C>(pts, d, sel, plain)) << "filtered bases";
+}
+
 TEST(msm_window, ln_rule) {
     EXPECT_EQ(ln_window_bits(0), 3u);
     EXPECT_EQ(ln_window_bits(1), 3u);
@@ -355,6 +559,27 @@ TEST(msm_window, ln_rule) {
         EXPECT_GE(c, min_window_bits);
         EXPECT_LE(c, max_window_bits);
     }
+}
+
+TEST(msm_window, glv_rule) {
+    // The model against a brute-force count of additions, every c in 1..16.
+    auto cost = [](size_t n, unsigned c) { return double(127 / c + 1) * (2.0 * double(n) + double(size_t{1} << c)); };
+    for (size_t n : {size_t{1}, size_t{2}, size_t{31}, size_t{1000}, size_t{1} << 15, size_t{1} << 17, size_t{1} << 19,
+                     size_t{1} << 24}) {
+        unsigned c = glv_model_window_bits(n);
+        ASSERT_GE(c, 1u);
+        ASSERT_LE(c, 16u);
+        for (unsigned o = 1; o <= 16; ++o) EXPECT_LE(cost(n, c), cost(n, o)) << "n=" << n << " c=" << c << " vs " << o;
+    }
+    EXPECT_EQ(glv_model_window_bits(size_t{1} << 16), 13u);
+    EXPECT_EQ(glv_model_window_bits(size_t{1} << 18), 16u);
+    // measured rows, and the model where nothing was measured
+    EXPECT_EQ(glv_table_window_bits(size_t{1} << 16), 13u);
+    EXPECT_EQ(glv_table_window_bits(size_t{1} << 18), 16u);
+    EXPECT_EQ(glv_table_window_bits(size_t{1} << 17), glv_model_window_bits(size_t{1} << 17));
+    EXPECT_EQ(window_policy::table().glv_bits_for(size_t{1} << 16), 13u);
+    EXPECT_EQ(window_policy::ln().glv_bits_for(1000), glv_model_window_bits(1000));
+    EXPECT_EQ(window_policy::fixed(9).glv_bits_for(1000), 9u);
 }
 
 TEST(msm_window, parse_and_print) {

@@ -7,28 +7,34 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
 
 #include "core/error.hpp"
 #include "core/parallel.hpp"
+#include "ff/ifma.hpp"
+#include "msm/glv.hpp"
 
 namespace c2lab::msm {
 
 namespace {
 
-constexpr unsigned scalar_bits = 255;  // r < 2^255
-using recoded = ff::limbs<5>;          // k + D < 2^(c * windows) <= 2^275
+constexpr unsigned full_scalar_bits = 255;  // r < 2^255
+using recoded = ff::limbs<5>;               // k + D < 2^(c * windows) <= 2^275
 
 struct plan {
+    unsigned bits;     // scalar bits: 255, or 128 after the endomorphism split
     unsigned c;        // window bits
-    unsigned windows;  // floor(255 / c) + 1: the extra window takes the last carry
+    unsigned windows;  // floor(bits / c) + 1: the extra window takes the last carry
     uint64_t half;     // 2^(c-1): buckets per window, digits in [-(half - 1), half]
     uint64_t offset;   // half - 1: the per-window bias of the recoded scalar
     uint64_t mask;     // 2^c - 1
     recoded bias;      // D = offset * sum_j 2^(jc)
 
-    explicit plan(unsigned bits)
-        : c(bits), windows(scalar_bits / bits + 1), half(uint64_t{1} << (bits - 1)), offset(half - 1),
-          mask((uint64_t{1} << bits) - 1), bias{} {
+    plan(unsigned window_bits, unsigned scalar_bits)
+        : bits(scalar_bits), c(window_bits), windows(scalar_bits / window_bits + 1),
+          half(uint64_t{1} << (window_bits - 1)), offset(half - 1), mask((uint64_t{1} << window_bits) - 1), bias{} {
         for (unsigned j = 0; j < windows; ++j) {
             unsigned shift = j * c;
             recoded term{};
@@ -38,12 +44,14 @@ struct plan {
         }
     }
 
-    recoded recode(const ff::fr& s) const noexcept {
-        auto k = s.to_canonical();
-        recoded r{k[0], k[1], k[2], k[3], 0};
+    template <size_t N>
+    recoded recode(const ff::limbs<N>& k) const noexcept {
+        recoded r{};
+        for (size_t i = 0; i < N; ++i) r[i] = k[i];
         ff::add_to(r, bias);
         return r;
     }
+    recoded recode(const ff::fr& s) const noexcept { return recode(s.to_canonical()); }
 
     // The signed digit of window j: ((K >> jc) mod 2^c) - offset.
     int64_t digit(const recoded& k, unsigned j) const noexcept {
@@ -51,6 +59,14 @@ struct plan {
         uint64_t w = k[limb] >> off;
         if (off + c > 64 && limb + 1 < k.size()) w |= k[limb + 1] << (64 - off);
         return static_cast<int64_t>(w & mask) - static_cast<int64_t>(offset);
+    }
+
+    // Buckets window j can reach: all of them, except in a top window whose few scalar bits
+    // (plus the carry) give digits of at most 2^bits_left.
+    uint64_t reach(unsigned j) const noexcept {
+        const unsigned bits_left = bits > j * c ? bits - j * c : 0;
+        if (bits_left >= c) return half;
+        return std::min<uint64_t>(half, uint64_t{1} << bits_left);
     }
 };
 
@@ -67,70 +83,321 @@ std::vector<recoded> recode_all(const plan& p, std::span<const ff::fr> scalars) 
 // Which list the density bitmap runs along (see pippenger.hpp).
 enum class density_on { none, points, scalars };
 
+// r = a * b written straight into r. For Fp with the mulx/adx assembly the product goes
+// from c2lab_mont_mul_6 into its destination: through operator* it lands in a temporary
+// and is copied with 16-byte loads of 8-byte stores (a store-forwarding stall per product;
+// perf annotate of the batched bucket loop put 11% of the MSM on that copy). r must not
+// alias a or b.
+inline void mul_to(ff::fp& r, const ff::fp& a, const ff::fp& b) noexcept {
+#if defined(C2LAB_HAVE_X86_ASM)
+    if (cpu::use_adx_asm) [[likely]] {
+        c2lab_mont_mul_6(r.mont.data(), a.mont.data(), b.mont.data(), ff::fp::modulus.data(), ff::fp::n0);
+        return;
+    }
+#endif
+    r = a * b;
+}
+inline void mul_to(ff::fp2& r, const ff::fp2& a, const ff::fp2& b) noexcept {
+#if defined(C2LAB_HAVE_X86_ASM)
+    if (cpu::use_adx_asm) [[likely]] {
+        c2lab_fp2_mul(r.limb_data(), a.limb_data(), b.limb_data());
+        return;
+    }
+#endif
+    r = a * b;
+}
+inline void sqr_to(ff::fp& r, const ff::fp& a) noexcept { mul_to(r, a, a); }
+inline void sqr_to(ff::fp2& r, const ff::fp2& a) noexcept {
+#if defined(C2LAB_HAVE_X86_ASM)
+    if (cpu::use_adx_asm) [[likely]] {
+        c2lab_fp2_sqr(r.limb_data(), a.limb_data());
+        return;
+    }
+#endif
+    r = a.square();
+}
+
+// r = a - b and r = a + b mod p, limb by limb into r (r may alias a or b). The same
+// store-forwarding reason as mul_to: operator- returns through a temporary that is then
+// copied with 16-byte loads; perf annotate of the batched additions showed the copies of
+// the add/sub results as the hottest non-multiplication instructions.
+template <class P>
+inline void sub_to(ff::mont_field<P>& r, const ff::mont_field<P>& a, const ff::mont_field<P>& b) noexcept {
+#if defined(__x86_64__)
+    constexpr size_t n = ff::mont_field<P>::n_limbs;
+    unsigned long long t[n];
+    unsigned char borrow = 0;
+    for (size_t i = 0; i < n; ++i) borrow = _subborrow_u64(borrow, a.mont[i], b.mont[i], &t[i]);
+    const uint64_t mask = uint64_t{0} - borrow;
+    unsigned char carry = 0;
+    unsigned long long out;
+    for (size_t i = 0; i < n; ++i) {
+        carry = _addcarry_u64(carry, t[i], ff::mont_field<P>::modulus[i] & mask, &out);
+        r.mont[i] = out;
+    }
+#else
+    r = a - b;
+#endif
+}
+template <class P>
+inline void add_to(ff::mont_field<P>& r, const ff::mont_field<P>& a, const ff::mont_field<P>& b) noexcept {
+#if defined(__x86_64__)
+    // a + b < 2p < 2^(64n) (a spare top bit), then subtract p unless that borrows.
+    constexpr size_t n = ff::mont_field<P>::n_limbs;
+    unsigned long long s[n], t[n];
+    unsigned char c = 0;
+    for (size_t i = 0; i < n; ++i) c = _addcarry_u64(c, a.mont[i], b.mont[i], &s[i]);
+    unsigned char borrow = 0;
+    for (size_t i = 0; i < n; ++i) borrow = _subborrow_u64(borrow, s[i], ff::mont_field<P>::modulus[i], &t[i]);
+    const bool keep_sum = borrow;  // s < p
+    for (size_t i = 0; i < n; ++i) r.mont[i] = keep_sum ? s[i] : t[i];
+#else
+    r = a + b;
+#endif
+}
+inline void sub_to(ff::fp2& r, const ff::fp2& a, const ff::fp2& b) noexcept {
+    sub_to(r.c0, a.c0, b.c0);
+    sub_to(r.c1, a.c1, b.c1);
+}
+inline void add_to(ff::fp2& r, const ff::fp2& a, const ff::fp2& b) noexcept {
+    add_to(r.c0, a.c0, b.c0);
+    add_to(r.c1, a.c1, b.c1);
+}
+
+// One batch of affine additions p1 += (neg ? -p2 : p2), p1.x != p2.x, both not the
+// identity, with one shared inversion (Montgomery's trick, fused with the additions in the
+// backward pass): per addition 3M for the inversion, 2M + 1S for lambda, x3 and y3.
+// dst[i] is the running point; the negation of p2 is folded into lambda's sign.
+template <class C>
+struct affine_adder {
+    using A = ec::affine<C>;
+    using F = typename C::field;
+    std::vector<A*> dst;
+    std::vector<const A*> src;
+    std::vector<uint8_t> neg;
+    std::vector<F> denom, prefix;
+    std::vector<F> gx1, gy1, gx2, gy2;  // G1 and G2 on the IFMA path: the batch's coordinates, gathered
+
+    void clear() noexcept {
+        dst.clear();
+        src.clear();
+        neg.clear();
+    }
+    size_t size() const noexcept { return dst.size(); }
+    void push(A* p1, const A* p2, bool negate) {
+        dst.push_back(p1);
+        src.push_back(p2);
+        neg.push_back(negate);
+    }
+
+    void run() {
+        const size_t n = dst.size();
+        if (n == 0) return;
+        // G1 and G2 where AVX-512 IFMA runs: the coordinates gathered into arrays, 8 additions
+        // per vector operation (ff::affine_add_batch, bit-identical to the loop below), scattered back.
+        if constexpr (std::is_same_v<C, ec::g1_curve> || std::is_same_v<C, ec::g2_curve>) {
+            if (ff::default_batch_path() == ff::batch_path::ifma) {
+                gx1.resize(n), gy1.resize(n), gx2.resize(n), gy2.resize(n);
+                for (size_t i = 0; i < n; ++i)
+                    gx1[i] = dst[i]->x, gy1[i] = dst[i]->y, gx2[i] = src[i]->x, gy2[i] = src[i]->y;
+                ff::affine_add_batch(ff::batch_path::ifma, gx1, gy1, gx2, gy2, neg);
+                for (size_t i = 0; i < n; ++i) dst[i]->x = gx1[i], dst[i]->y = gy1[i];
+                return;
+            }
+        }
+        denom.resize(n);
+        prefix.resize(n);
+        for (size_t i = 0; i < n; ++i) sub_to(denom[i], src[i]->x, dst[i]->x);
+        prefix[0] = denom[0];
+        for (size_t i = 1; i < n; ++i) mul_to(prefix[i], prefix[i - 1], denom[i]);
+        F inv_buf[2], inv_i, t, lambda, l2, x3, y3;
+        inv_buf[0] = prefix[n - 1].inverse();
+        unsigned cur = 0;  // inv_buf[cur]: the inverse of prefix[i] (ping-pong, no copies)
+        for (size_t i = n; i-- > 0;) {
+            const F* inv_of_denom = &inv_buf[cur];
+            if (i > 0) {
+                mul_to(inv_i, inv_buf[cur], prefix[i - 1]);
+                mul_to(inv_buf[cur ^ 1], inv_buf[cur], denom[i]);
+                cur ^= 1;
+                inv_of_denom = &inv_i;
+            }
+            A& p1 = *dst[i];
+            const A& p2 = *src[i];
+            // lambda = (y2 - y1) / (x2 - x1); for -p2 it is -(y2 + y1) / (x2 - x1): computed
+            // without the sign, which moves into y3 = lambda (x1 - x3) - y1.
+            if (neg[i]) add_to(t, p2.y, p1.y);
+            else sub_to(t, p2.y, p1.y);
+            mul_to(lambda, t, *inv_of_denom);
+            sqr_to(l2, lambda);
+            sub_to(x3, l2, p1.x);
+            sub_to(x3, x3, p2.x);
+            if (neg[i]) sub_to(t, x3, p1.x);
+            else sub_to(t, p1.x, x3);
+            mul_to(y3, lambda, t);
+            sub_to(p1.y, y3, p1.y);
+            p1.x = x3;
+        }
+    }
+};
+
 // Buckets accumulated in affine form, additions batched so that one field inversion
 // (Montgomery's trick) serves a whole batch: per addition 3M for the shared inversion,
 // then lambda = (y2 - y1) / (x2 - x1), x3 = lambda^2 - x1 - x2, y3 = lambda (x1 - x3) - y1:
-// about 5M + 1S, against 8M + 2S for xyzz + affine. A bucket takes at most one addition
-// per batch; a second point for it in the same batch goes into that bucket's xyzz
-// overflow accumulator instead (so equal scalars, which send every point to one bucket,
-// cost what the xyzz path costs and never stall the batches). Equal x coordinates
-// (P + P, P - P) are settled at once, off the batch (rare).
+// about 5M + 1S, against 8M + 2S for xyzz + affine. The batch refers to the input points
+// (no copies; a negative digit is a flag). A bucket takes at most one addition per batch;
+// a second point for it in the same batch waits in a queue and goes into the next batch.
+// The queue holds at most a quarter batch: beyond it (equal scalars send every point to
+// one bucket) a point goes into that bucket's xyzz overflow accumulator, so the batches
+// never stall. Equal x coordinates (P + P, P - P) are settled at once, off the batch (rare).
 template <class C>
 struct affine_batch_buckets {
     using A = ec::affine<C>;
     using X = ec::xyzz<C>;
-    using F = typename C::field;
+    struct waiting {
+        uint32_t b;
+        bool neg;
+        const A* pt;
+    };
     std::vector<A> bucket;        // (0, 0) = empty
-    std::vector<X> overflow;      // second and later points of a bucket within one batch
+    std::vector<X> overflow;      // points that found neither a batch slot nor a queue slot
+    std::vector<uint8_t> has_overflow;
     std::vector<uint32_t> stamp;  // batch id in which the bucket already has an addition
-    std::vector<uint32_t> idx;    // the batch: bucket indices
-    std::vector<A> add;           // the batch: points to add
-    std::vector<F> denom;         // the batch: x2 - x1, inverted together
+    affine_adder<C>* batch = nullptr;     // shared by the windows of a group (window_group)
+    std::vector<waiting> queue, requeue;  // waiting for the next batch
     uint32_t batch_id = 1;
     size_t batch_size = 256;
+    bool any_overflow = false;
 
-    void reset(size_t buckets, size_t batch) {
+    void reset(size_t buckets, size_t size, affine_adder<C>* adder) {
         bucket.assign(buckets, A::identity());
-        overflow.assign(buckets, X::identity());
+        overflow.resize(buckets);
+        has_overflow.assign(buckets, 0);
         stamp.assign(buckets, 0);
-        idx.clear();
-        add.clear();
+        batch = adder;
+        queue.clear();
         batch_id = 1;
-        batch_size = batch;
+        batch_size = size;
+        any_overflow = false;
     }
 
-    void put(uint32_t b, const A& pt) {
+    // b has no addition in the current batch.
+    void place(uint32_t b, const A* pt, bool neg) {
         A& cur = bucket[b];
-        if (stamp[b] == batch_id) {
-            overflow[b] += pt;  // 8M + 2S
-        } else if (cur.is_identity()) {
-            cur = pt;
-        } else if (cur.x == pt.x) {
-            cur = (cur.y == pt.y) ? cur.to_jacobian().dbl().to_affine() : A::identity();
+        if (cur.is_identity()) {
+            cur = neg ? -*pt : *pt;
+        } else if (cur.x == pt->x) {
+            const bool same = neg ? cur.y == -pt->y : cur.y == pt->y;
+            cur = same ? cur.to_jacobian().dbl().to_affine() : A::identity();
         } else {
             stamp[b] = batch_id;
-            idx.push_back(b);
-            add.push_back(pt);
-            if (idx.size() >= batch_size) run_batch();
+            batch->push(&cur, pt, neg);
         }
     }
 
-    void run_batch() {
-        if (idx.empty()) return;
-        denom.resize(idx.size());
-        for (size_t i = 0; i < idx.size(); ++i) denom[i] = add[i].x - bucket[idx[i]].x;
-        ff::batch_inverse(std::span<F>(denom));
-        for (size_t i = 0; i < idx.size(); ++i) {
-            A& p1 = bucket[idx[i]];
-            const A& p2 = add[i];
-            F lambda = (p2.y - p1.y) * denom[i];
-            F x3 = lambda.square() - p1.x - p2.x;
-            p1.y = lambda * (p1.x - x3) - p1.y;
-            p1.x = x3;
+    void to_overflow(uint32_t b, const A* pt, bool neg) {
+        const A q = neg ? -*pt : *pt;
+        if (!has_overflow[b]) {
+            overflow[b] = q.to_xyzz();
+            has_overflow[b] = 1;
+            any_overflow = true;
+        } else {
+            overflow[b] += q;  // 8M + 2S
         }
-        idx.clear();
-        add.clear();
+    }
+
+    // The caller runs the shared batch when it is full (run_batch of every window sharing it).
+    void put(uint32_t b, const A* pt, bool neg) {
+        if (stamp[b] == batch_id) {
+            if (queue.size() < batch_size / 4) queue.push_back({b, neg, pt});
+            else to_overflow(b, pt, neg);
+            return;
+        }
+        place(b, pt, neg);
+    }
+
+    // After the shared batch ran: a new batch id, and the queue opens the new batch.
+    void after_batch() {
         ++batch_id;
+        // The queue opens the next batch (at most a quarter of it); a second point for
+        // the same bucket among them goes to the overflow.
+        requeue.swap(queue);
+        queue.clear();
+        for (const auto& w : requeue) {
+            if (stamp[w.b] == batch_id) to_overflow(w.b, w.pt, w.neg);
+            else place(w.b, w.pt, w.neg);
+        }
+        requeue.clear();
+    }
+
+};
+
+// sum_b (b + 1) * B_b over affine buckets B (identities allowed), with the additions of the
+// running sums batched: the buckets are cut into S segments of L, each with its own
+// running sum and sum (affine), and one step adds bucket i of every segment at once (one
+// inversion per step): 2 affine additions per bucket (about 6M each) instead of
+// xyzz + affine and xyzz + xyzz (8M + 2S and 12M + 2S). Then
+//   sum = sum_s (sum_s + s L running_s),
+// the second term by xyzz running sums over the segments and one multiplication by L.
+template <class C>
+struct batched_reduction {
+    using A = ec::affine<C>;
+    using X = ec::xyzz<C>;
+    using J = ec::jacobian<C>;
+    std::vector<A> running, sum;
+    affine_adder<C> adder;
+
+    // a += b, or queued for the batch.
+    void add(A& a, const A& b) {
+        if (b.is_identity()) return;
+        if (a.is_identity()) {
+            a = b;
+        } else if (a.x == b.x) {
+            a = (a.y == b.y) ? a.to_jacobian().dbl().to_affine() : A::identity();
+        } else {
+            adder.push(&a, &b, false);
+        }
+    }
+
+    J reduce(std::span<const A> buckets, std::span<const X> overflow, std::span<const uint8_t> has_overflow,
+             bool any_overflow, size_t segments) {
+        const size_t h = buckets.size();
+        if (h == 0) return J::identity();
+        segments = std::clamp<size_t>(segments, 1, h);
+        const size_t len = (h + segments - 1) / segments;
+        segments = (h + len - 1) / len;
+        running.assign(segments, A::identity());
+        sum.assign(segments, A::identity());
+        for (size_t i = len; i-- > 0;) {
+            adder.clear();
+            for (size_t s = 0; s < segments; ++s) {
+                size_t b = s * len + i;
+                if (b < h) add(running[s], buckets[b]);
+            }
+            adder.run();
+            adder.clear();
+            for (size_t s = 0; s < segments; ++s) add(sum[s], running[s]);
+            adder.run();
+        }
+        // sum_s sum_s + L * sum_s s * running_s.
+        X total = X::identity(), acc = X::identity(), weighted = X::identity();
+        for (size_t s = segments; s-- > 0;) {
+            total += sum[s];
+            if (s > 0) {
+                acc += running[s];
+                weighted += acc;
+            }
+        }
+        J result = total.to_jacobian() + weighted.to_jacobian().mul(uint64_t{len});
+        // Overflow accumulators (rare): (b + 1) * O_b each, by the xyzz running sums.
+        if (any_overflow) {
+            X run = X::identity(), tot = X::identity();
+            for (size_t b = h; b-- > 0;) {
+                if (has_overflow[b]) run += overflow[b];
+                tot += run;
+            }
+            result += tot.to_jacobian();
+        }
+        return result;
     }
 };
 
@@ -138,68 +405,254 @@ struct affine_batch_buckets {
 template <class C>
 struct bucket_scratch {
     std::vector<ec::xyzz<C>> xyzz;
-    affine_batch_buckets<C> affine;
+    std::vector<affine_batch_buckets<C>> affine;  // one per window of a group
+    affine_adder<C> adder;                         // the batch the group's windows share
+    batched_reduction<C> reduction;
 };
 
-// One task: positions [begin, end) of the list the density runs along (the points when
-// there is none), window j, buckets reduced to sum_b b * B_b. `other_at` is the index in
-// the other list of the chunk's first pair: a position whose bit is set takes the next
-// entry of the other list.
-template <class C>
-ec::jacobian<C> window_chunk(const plan& p, unsigned j, std::span<const ec::affine<C>> points,
-                             const density_bitmap* density, density_on along, std::span<const recoded> ks,
-                             size_t begin, size_t end, size_t other_at, bucket_add mode,
-                             bucket_scratch<C>& scratch) {
-    using X = ec::xyzz<C>;
-    // auto: batches pay off when every bucket sees several points and conflicts are rare
-    // (a batch of half / 16 buckets out of half). Not in a top window whose few scalar bits
-    // reach only a handful of buckets: most of its points would go to the overflow.
-    const unsigned bits_left = scalar_bits > j * p.c ? scalar_bits - j * p.c : 0;
-    const bool narrow_window = bits_left < p.c;  // digits there stay below 2^bits_left + 1
-    const bool batched = mode == bucket_add::batch_affine ||
-                         (mode == bucket_add::automatic && !narrow_window && p.half >= 1024 &&
-                          end - begin >= 4 * p.half);
-    auto visit = [&](auto&& put) {
-        auto put_digit = [&](const ec::affine<C>& pt, const recoded& k) {
-            int64_t d = p.digit(k, j);
-            if (d > 0) put(static_cast<uint32_t>(d - 1), pt);
-            else if (d < 0) put(static_cast<uint32_t>(-d - 1), -pt);
-        };
-        size_t s = other_at;
-        if (along == density_on::none) {
-            for (size_t i = begin; i < end; ++i) put_digit(points[i], ks[i]);
-        } else if (along == density_on::points) {
-            for (size_t i = begin; i < end; ++i)
-                if (density->test(i)) put_digit(points[i], ks[s++]);
-        } else {
-            for (size_t i = begin; i < end; ++i)
-                if (density->test(i)) put_digit(points[s++], ks[i]);
-        }
-    };
-    X running = X::identity(), sum = X::identity();
-    if (batched) {
-        auto& acc = scratch.affine;
-        acc.reset(p.half, std::clamp<size_t>(p.half / 8, 16, 512));
-        visit([&](uint32_t b, const ec::affine<C>& pt) {
-            if (!pt.is_identity()) acc.put(b, pt);
-        });
-        acc.run_batch();
-        for (size_t b = p.half; b-- > 0;) {  // running sums, as below
-            running += acc.bucket[b];
-            if (!acc.overflow[b].is_identity()) running += acc.overflow[b];
-            sum += running;
-        }
-        return sum.to_jacobian();
+// Walks the pairs of positions [begin, end) of the list the density runs along (the points
+// when there is none): f(point, recoded scalar) for each. `other_at` is the index in the
+// other list of the chunk's first pair: a position whose bit is set takes the next entry.
+template <class C, class F>
+void for_pairs(std::span<const ec::affine<C>> points, const density_bitmap* density, density_on along,
+               std::span<const recoded> ks, size_t begin, size_t end, size_t other_at, F&& f) {
+    size_t s = other_at;
+    if (along == density_on::none) {
+        for (size_t i = begin; i < end; ++i) f(points[i], ks[i]);
+    } else if (along == density_on::points) {
+        for (size_t i = begin; i < end; ++i)
+            if (density->test(i)) f(points[i], ks[s++]);
+    } else {
+        for (size_t i = begin; i < end; ++i)
+            if (density->test(i)) f(points[s++], ks[i]);
     }
+}
+
+// Whether window j of a chunk of `len` pairs uses batched affine buckets. auto: batches pay
+// off when every bucket the window reaches sees several points and conflicts are rare (a
+// batch of reach / 8 buckets); not in a top window whose few scalar bits reach only a
+// handful of buckets.
+inline bool use_batches(const plan& p, unsigned j, size_t len, const msm_config& config) {
+    const uint64_t reach = p.reach(j);
+    return config.bucket_add == bucket_add::batch_affine ||
+           (config.bucket_add == bucket_add::automatic && reach >= 256 && len >= 4 * reach);
+}
+
+// One window with xyzz buckets (8M + 2S per point), reduced by xyzz running sums:
+// sum = sum_b (b + 1) * buckets[b], 2 * half additions.
+template <class C>
+ec::jacobian<C> window_xyzz(const plan& p, unsigned j, std::span<const ec::affine<C>> points,
+                            const density_bitmap* density, density_on along, std::span<const recoded> ks,
+                            size_t begin, size_t end, size_t other_at, bucket_scratch<C>& scratch) {
+    using X = ec::xyzz<C>;
     auto& buckets = scratch.xyzz;
     buckets.assign(p.half, X::identity());
-    visit([&](uint32_t b, const ec::affine<C>& pt) { buckets[b] += pt; });  // 8M + 2S
-    // Running sums from the top bucket: sum = sum_b (b + 1) * buckets[b]; 2 * half additions.
+    for_pairs<C>(points, density, along, ks, begin, end, other_at, [&](const ec::affine<C>& pt, const recoded& k) {
+        int64_t d = p.digit(k, j);
+        if (d > 0) buckets[d - 1] += pt;
+        else if (d < 0) buckets[-d - 1] += -pt;
+    });
+    X running = X::identity(), sum = X::identity();
     for (size_t b = p.half; b-- > 0;) {
         running += buckets[b];
         sum += running;
     }
     return sum.to_jacobian();
+}
+
+// One task: windows [j0, j0 + g) over one chunk of pairs, out[w] = sum_b b * B_b of window
+// j0 + w. Windows with batched affine buckets share one batch (and so one inversion per
+// batch: g windows' worth of additions per inversion, and the points read once for all g).
+template <class C>
+void window_group(const plan& p, unsigned j0, unsigned g, std::span<const ec::affine<C>> points,
+                  const density_bitmap* density, density_on along, std::span<const recoded> ks, size_t begin,
+                  size_t end, size_t other_at, const msm_config& config, bucket_scratch<C>& scratch,
+                  std::span<ec::jacobian<C>> out) {
+    // Windows that do not batch run alone with xyzz buckets; the rest form the group.
+    std::vector<unsigned> batched;
+    for (unsigned w = 0; w < g; ++w) {
+        if (use_batches(p, j0 + w, end - begin, config)) batched.push_back(j0 + w);
+        else out[w] = window_xyzz<C>(p, j0 + w, points, density, along, ks, begin, end, other_at, scratch);
+    }
+    if (batched.empty()) return;
+    const size_t m = batched.size();
+    if (scratch.affine.size() < m) scratch.affine.resize(m);
+    auto& adder = scratch.adder;
+    adder.clear();
+    size_t full = 0;  // the shared batch runs at the sum of the windows' batch sizes
+    for (size_t w = 0; w < m; ++w) {
+        // nb / 8, at most 1024: at 2^18 points and c = 16 (32768 buckets) batches of 1024 took
+        // 1315 ms, of 2048 1341 ms and of 4096 1384 ms; at c = 13 batches of 2048 (half the
+        // buckets) conflict too often (G1, one thread, the machine of window.cpp).
+        const size_t nb = p.reach(batched[w]);  // a top window's digits are at most 2^bits_left
+        const size_t size = config.batch_size ? std::clamp<size_t>(config.batch_size, 16, 4096)
+                                              : std::clamp<size_t>(nb / 8, 16, 1024);
+        scratch.affine[w].reset(nb, size, &adder);
+        full += size;
+    }
+    auto run_batch = [&] {
+        adder.run();
+        adder.clear();
+        for (size_t w = 0; w < m; ++w) scratch.affine[w].after_batch();
+    };
+    auto put_pair = [&](const ec::affine<C>& pt, const recoded& k) {
+        if (pt.is_identity()) return;
+        for (size_t w = 0; w < m; ++w) {
+            int64_t d = p.digit(k, batched[w]);
+            if (d > 0) scratch.affine[w].put(static_cast<uint32_t>(d - 1), &pt, false);
+            else if (d < 0) scratch.affine[w].put(static_cast<uint32_t>(-d - 1), &pt, true);
+        }
+        if (adder.size() >= full) run_batch();
+    };
+    if (along == density_on::none && config.prefetch > 0) {
+        // The buckets of the point `prefetch` positions ahead are fetched while this one is
+        // placed: with 2^15 buckets (3 MB for G1) they no longer fit the L2 cache.
+        const size_t ahead = config.prefetch;
+        for (size_t i = begin; i < end; ++i) {
+            if (i + ahead < end) {
+                for (size_t w = 0; w < m; ++w) {
+                    int64_t d = p.digit(ks[i + ahead], batched[w]);
+                    if (d == 0) continue;
+                    size_t b = static_cast<size_t>(d > 0 ? d : -d) - 1;
+                    const char* at = reinterpret_cast<const char*>(&scratch.affine[w].bucket[b]);
+                    for (size_t off = 0; off < sizeof(ec::affine<C>); off += 64) __builtin_prefetch(at + off, 1);
+                    __builtin_prefetch(&scratch.affine[w].stamp[b], 1);
+                }
+            }
+            put_pair(points[i], ks[i]);
+        }
+    } else {
+        for_pairs<C>(points, density, along, ks, begin, end, other_at, put_pair);
+    }
+    auto pending = [&] {
+        if (adder.size() != 0) return true;
+        for (size_t w = 0; w < m; ++w)
+            if (!scratch.affine[w].queue.empty()) return true;
+        return false;
+    };
+    while (pending()) run_batch();
+    for (size_t w = 0; w < m; ++w) {
+        auto& acc = scratch.affine[w];
+        const size_t nb = acc.bucket.size();
+        ec::jacobian<C> r;
+        if (config.batched_reduction) {
+            size_t segments = config.reduction_segments ? config.reduction_segments : std::max<size_t>(nb / 16, 1);
+            r = scratch.reduction.reduce(acc.bucket, acc.overflow, acc.has_overflow, acc.any_overflow, segments);
+        } else {
+            ec::xyzz<C> running = ec::xyzz<C>::identity(), sum = ec::xyzz<C>::identity();
+            for (size_t b = nb; b-- > 0;) {  // running sums, as in window_xyzz
+                running += acc.bucket[b];
+                if (acc.has_overflow[b]) running += acc.overflow[b];
+                sum += running;
+            }
+            r = sum.to_jacobian();
+        }
+        out[batched[w] - j0] = r;
+    }
+}
+
+// The bucket method proper over recoded scalars: tasks of (window group, point chunk),
+// then the windows combined. Runs in the caller's arena.
+template <class C>
+ec::jacobian<C> run_windows(const plan& p, std::span<const ec::affine<C>> points, const density_bitmap* density,
+                            density_on along, std::span<const recoded> ks, size_t n, const msm_config& config) {
+    using J = ec::jacobian<C>;
+    const unsigned g = std::clamp<unsigned>(config.window_group, 1, p.windows);
+    const size_t groups = (p.windows + g - 1) / g;
+    // Point chunks per group: enough tasks for every thread (4 per thread for balance),
+    // but no chunk below 2^c points, where bucket reduction would dominate.
+    // chunking is over the list the density runs along (the points when there is none)
+    const size_t span_len = along == density_on::scalars ? ks.size() : points.size();
+    const unsigned threads = parallel::arena_concurrency();
+    size_t chunks = 1;
+    if (threads > 1) {
+        size_t want = (size_t{4} * threads + groups - 1) / groups;
+        size_t most = std::max<size_t>(1, n >> p.c);
+        chunks = std::clamp<size_t>(want, 1, most);
+    }
+    std::vector<size_t> bounds(chunks + 1), other_at(chunks + 1, 0);
+    for (size_t k = 0; k <= chunks; ++k) bounds[k] = span_len * k / chunks;
+    if (density != nullptr)
+        for (size_t k = 1; k <= chunks; ++k)
+            other_at[k] = other_at[k - 1] + density->count(bounds[k - 1], bounds[k]);
+    else
+        other_at = bounds;
+
+    const size_t tasks = groups * chunks;
+    // partial[k * windows + j]: window j over chunk k
+    std::vector<J> partial(chunks * p.windows, J::identity());
+    auto run_task = [&](size_t t, bucket_scratch<C>& buckets) {
+        const unsigned j0 = static_cast<unsigned>(t / chunks) * g;
+        const unsigned gw = std::min(g, p.windows - j0);
+        const size_t k = t % chunks;
+        window_group<C>(p, j0, gw, points, density, along, ks, bounds[k], bounds[k + 1], other_at[k], config, buckets,
+                        std::span<J>(partial).subspan(k * p.windows + j0, gw));
+    };
+    if (threads == 1) {
+        bucket_scratch<C> buckets;
+        for (size_t t = 0; t < tasks; ++t) run_task(t, buckets);
+    } else {
+        tbb::parallel_for(tbb::blocked_range<size_t>(0, tasks, 1), [&](const tbb::blocked_range<size_t>& r) {
+            bucket_scratch<C> buckets;
+            for (size_t t = r.begin(); t < r.end(); ++t) run_task(t, buckets);
+        });
+    }
+
+    // Horner over windows from the top: acc = 2^c * acc + W_j.
+    J acc = J::identity();
+    for (size_t j = p.windows; j-- > 0;) {
+        for (unsigned b = 0; b < p.c; ++b) acc = acc.dbl();
+        for (size_t k = 0; k < chunks; ++k) acc += partial[k * p.windows + j];
+    }
+    return acc;
+}
+
+// The endomorphism path (glv.hpp): the pairs that take part, in blocks of at most
+// config.glv_block pairs, each block turned into 2 * block points (+-P, +-endo(P)) and
+// their 127-bit scalars (|k1|, |k2|), then the bucket method with 127-bit windows.
+template <class C>
+ec::jacobian<C> pippenger_glv(std::span<const ec::affine<C>> points, const density_bitmap* density, density_on along,
+                              std::span<const ff::fr> scalars, size_t n, const msm_config& config) {
+    using A = ec::affine<C>;
+    using J = ec::jacobian<C>;
+    const size_t block = config.glv_block ? config.glv_block : n;
+    const size_t span_len = along == density_on::scalars ? scalars.size() : points.size();
+    // Positions (along the density's list) where each block starts, and the index of the
+    // block's first pair in the other list.
+    J total = J::identity();
+    std::vector<A> pts;
+    std::vector<recoded> ks;
+    std::vector<std::pair<size_t, size_t>> pairs;  // (point index, scalar index)
+    size_t pos = 0, other = 0;
+    while (pos < span_len) {
+        pairs.clear();
+        while (pos < span_len && pairs.size() < block) {
+            if (density == nullptr) pairs.emplace_back(pos, pos);
+            else if (density->test(pos)) {
+                if (along == density_on::points) pairs.emplace_back(pos, other++);
+                else pairs.emplace_back(other++, pos);
+            }
+            ++pos;
+        }
+        const size_t m = pairs.size();
+        if (m == 0) continue;
+        const plan p(config.window.glv_bits_for(m), glv_scalar_bits);
+        pts.resize(2 * m);
+        ks.resize(2 * m);
+        tbb::parallel_for(tbb::blocked_range<size_t>(0, m, 4096), [&](const tbb::blocked_range<size_t>& r) {
+            for (size_t i = r.begin(); i < r.end(); ++i) {
+                const A& pt = points[pairs[i].first];
+                const auto sp = glv_split_signed(scalars[pairs[i].second]);
+                const A e = glv_endo(pt);
+                pts[2 * i] = sp.neg1 ? -pt : pt;
+                pts[2 * i + 1] = sp.neg2 ? -e : e;
+                ks[2 * i] = p.recode(sp.k1);
+                ks[2 * i + 1] = p.recode(sp.k2);
+            }
+        });
+        total += run_windows<C>(p, pts, nullptr, density_on::none, ks, 2 * m, config);
+    }
+    return total;
 }
 
 template <class C>
@@ -209,55 +662,11 @@ ec::jacobian<C> pippenger(std::span<const ec::affine<C>> points, const density_b
     // n: the number of pairs that take part (the window is chosen for it).
     const size_t n = along == density_on::scalars ? points.size() : scalars.size();
     if (n == 0) return J::identity();
-    const plan p(config.window.bits_for(n));
     return parallel::in_arena(config.threads, [&]() -> J {
+        if (config.glv) return pippenger_glv<C>(points, density, along, scalars, n, config);
+        const plan p(config.window.bits_for(n), full_scalar_bits);
         std::vector<recoded> ks = recode_all(p, scalars);
-
-        // Point chunks per window: enough tasks for every thread (4 per thread for balance),
-        // but no chunk below 2^c points, where bucket reduction would dominate.
-        // chunking is over the list the density runs along (the points when there is none)
-        const size_t span_len = along == density_on::scalars ? scalars.size() : points.size();
-        const unsigned threads = parallel::arena_concurrency();
-        size_t chunks = 1;
-        if (threads > 1) {
-            size_t want = (size_t{4} * threads + p.windows - 1) / p.windows;
-            size_t most = std::max<size_t>(1, n >> p.c);
-            chunks = std::clamp<size_t>(want, 1, most);
-        }
-        std::vector<size_t> bounds(chunks + 1), other_at(chunks + 1, 0);
-        for (size_t k = 0; k <= chunks; ++k) bounds[k] = span_len * k / chunks;
-        if (density != nullptr)
-            for (size_t k = 1; k <= chunks; ++k)
-                other_at[k] = other_at[k - 1] + density->count(bounds[k - 1], bounds[k]);
-        else
-            other_at = bounds;
-
-        const size_t tasks = size_t{p.windows} * chunks;
-        std::vector<J> partial(tasks, J::identity());
-        auto run_task = [&](size_t t, bucket_scratch<C>& buckets) {
-            unsigned j = static_cast<unsigned>(t / chunks);
-            size_t k = t % chunks;
-            partial[t] =
-                window_chunk<C>(p, j, points, density, along, ks, bounds[k], bounds[k + 1], other_at[k],
-                                config.bucket_add, buckets);
-        };
-        if (threads == 1) {
-            bucket_scratch<C> buckets;
-            for (size_t t = 0; t < tasks; ++t) run_task(t, buckets);
-        } else {
-            tbb::parallel_for(tbb::blocked_range<size_t>(0, tasks, 1), [&](const tbb::blocked_range<size_t>& r) {
-                bucket_scratch<C> buckets;
-                for (size_t t = r.begin(); t < r.end(); ++t) run_task(t, buckets);
-            });
-        }
-
-        // Horner over windows from the top: acc = 2^c * acc + W_j.
-        J acc = J::identity();
-        for (size_t j = p.windows; j-- > 0;) {
-            for (unsigned b = 0; b < p.c; ++b) acc = acc.dbl();
-            for (size_t k = 0; k < chunks; ++k) acc += partial[j * chunks + k];
-        }
-        return acc;
+        return run_windows<C>(p, points, density, along, ks, n, config);
     });
 }
 

@@ -30,6 +30,23 @@ struct table_row {
 };
 constexpr table_row measured[] = {{10, 8}, {12, 11}, {14, 12}, {16, 13}, {18, 13}};
 
+// The endomorphism split (2n points, 128-bit scalars), indexed by ceil(log2 n) of the pairs.
+// Source: the side-by-side harness of results/reference/msm-vs-blst-2026-12-03.md (G1, one
+// thread, full density, Release, -march=x86-64-v3, batched affine buckets, medians of 2-5
+// interleaved runs, CPU time: the shared 2-vCPU "Intel(R) Xeon(R) Processor" VM was
+// oversubscribed, wall time 2-6x CPU time). Time per MSM by c, best marked *:
+//   log_n 16: c=12 402 ms, c=13 352 ms*, c=14 377 ms, c=15 409 ms
+//   log_n 18: c=13 1409 ms, c=15 1402 ms, c=16 1312 ms*, c=17 1619 ms
+//   log_n 20: c=15 5239 ms, c=16 4697 ms*, c=17 5390 ms
+// Sizes not listed: glv_model_window_bits (which gives these three as well).
+constexpr table_row measured_glv[] = {{16, 13}, {18, 16}, {20, 16}};
+
+unsigned ceil_log2(size_t n) noexcept {
+    unsigned log_n = 0;
+    while (log_n < 63 && (size_t{1} << log_n) < n) ++log_n;
+    return log_n;
+}
+
 }  // namespace
 
 window_policy window_policy::fixed(unsigned bits) {
@@ -69,6 +86,39 @@ unsigned window_policy::bits_for(size_t n) const noexcept {
         case window_kind::fixed: return fixed_bits;
     }
     return ln_window_bits(n);
+}
+
+unsigned window_policy::glv_bits_for(size_t n) const noexcept {
+    switch (kind) {
+        case window_kind::ln: return glv_model_window_bits(n);
+        case window_kind::table: return glv_table_window_bits(n);
+        case window_kind::fixed: return fixed_bits;
+    }
+    return glv_model_window_bits(n);
+}
+
+unsigned glv_table_window_bits(size_t n) noexcept {
+    unsigned log_n = ceil_log2(n);
+    for (const auto& row : measured_glv)
+        if (row.log_n == log_n) return row.bits;
+    return glv_model_window_bits(n);
+}
+
+unsigned glv_model_window_bits(size_t n) noexcept {
+    // Additions for 2n points and 127-bit scalars: W(c) = floor(127/c) + 1 windows of 2n
+    // bucket additions and 2 * 2^(c-1) reduction additions each; c capped at 16 (at 2^18
+    // points c = 17 took 1693 ms against 1420 ms for c = 16: 2^16 buckets leave the L2 cache).
+    unsigned best = 1;
+    double best_cost = 0;
+    for (unsigned c = 1; c <= 16; ++c) {
+        double windows = 127 / c + 1;
+        double cost = windows * (2.0 * static_cast<double>(n) + std::ldexp(1.0, static_cast<int>(c)));
+        if (c == 1 || cost < best_cost) {
+            best = c;
+            best_cost = cost;
+        }
+    }
+    return best;
 }
 
 unsigned ln_window_bits(size_t n) noexcept {

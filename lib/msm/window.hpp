@@ -38,6 +38,12 @@ struct window_policy {
 
     // The window size c for an MSM of n points (n = 0 is treated as 1).
     unsigned bits_for(size_t n) const noexcept;
+    // The window size c for an MSM of n points whose scalars are split by the endomorphism
+    // (2n points, 127-bit scalars; pippenger.hpp): ln: the addition-count model
+    // glv_model_window_bits (bellperson's ln rule has no such variant: ln(2n) would pick
+    // c = 14 at 2^19 points, a window size that leaves a 1-bit top window); table: its own
+    // measured table (window.cpp), the model elsewhere; fixed: N.
+    unsigned glv_bits_for(size_t n) const noexcept;
 
     friend bool operator==(const window_policy&, const window_policy&) = default;
 };
@@ -46,5 +52,10 @@ struct window_policy {
 unsigned ln_window_bits(size_t n) noexcept;
 // The measured table (window.cpp); falls back to ln_window_bits outside its range.
 unsigned table_window_bits(size_t n) noexcept;
+// The measured table for the endomorphism split of n pairs; falls back to the model.
+unsigned glv_table_window_bits(size_t n) noexcept;
+// The c in 1..16 minimising (floor(127/c) + 1) * (2n + 2^c): windows times bucket and
+// reduction additions for the split of n pairs.
+unsigned glv_model_window_bits(size_t n) noexcept;
 
 }  // namespace c2lab::msm
