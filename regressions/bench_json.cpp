@@ -67,9 +67,56 @@ std::optional<std::string> stage_of_counter(std::string_view metric) {
     return std::string(metric.substr(0, metric.size() - suffix.size()));
 }
 
-bench_run parse_bench_json(std::string_view text, const std::string& source) {
+namespace {
+
+// Google Benchmark writes a non-finite double as a bare NaN, -nan, inf or -inf (for example
+// the cv aggregate of a counter that is 0 in every repetition: 0 / 0), which is not JSON.
+// Outside strings, such a token becomes null: an aggregate row is skipped anyway, and a null
+// counter of an iteration row is not a number (and so not a metric).
+std::string nonfinite_to_null(std::string_view text) {
+    static constexpr std::string_view tokens[] = {"-Infinity", "Infinity", "-nan", "-NaN", "NaN", "nan", "-inf", "inf"};
+    std::string out;
+    out.reserve(text.size());
+    bool in_string = false;
+    for (std::size_t i = 0; i < text.size();) {
+        const char ch = text[i];
+        if (in_string) {
+            out += ch;
+            if (ch == '\\' && i + 1 < text.size()) {
+                out += text[i + 1];
+                i += 2;
+                continue;
+            }
+            if (ch == '"') in_string = false;
+            ++i;
+            continue;
+        }
+        if (ch == '"') {
+            in_string = true;
+            out += ch;
+            ++i;
+            continue;
+        }
+        bool replaced = false;
+        for (std::string_view t : tokens) {
+            if (text.substr(i, t.size()) == t) {
+                out += "null";
+                i += t.size();
+                replaced = true;
+                break;
+            }
+        }
+        if (!replaced) out += text[i++];
+    }
+    return out;
+}
+
+}  // namespace
+
+bench_run parse_bench_json(std::string_view raw_text, const std::string& source) {
     json doc;
     try {
+        const std::string text = nonfinite_to_null(raw_text);
         doc = json::parse(text.begin(), text.end());
     } catch (const json::exception& e) {  // parse_error, or out_of_range for a number such as 1e400
         bad(source + ": malformed JSON: " + e.what());

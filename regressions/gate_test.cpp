@@ -150,6 +150,25 @@ TEST(BenchJson, NumberOutOfRangeIsMalformedJson) {
                      {"big.json", "malformed JSON", "1e400"});
 }
 
+// Google Benchmark writes the cv of a counter that is 0 in every repetition as a bare NaN (not
+// JSON; bench_params' cold_resident_pct with --benchmark_repetitions=5 did). Non-finite tokens
+// outside strings read as null: aggregates are skipped, a null counter is no metric; a "NaN"
+// inside a string is left alone.
+TEST(BenchJson, NonFiniteTokensOfGoogleBenchmarkAreRead) {
+    const std::string text = R"({"context": {"note": "NaN inf"}, "benchmarks": [
+      {"name": "a", "run_name": "a", "run_type": "iteration", "real_time": 1.0, "cpu_time": 1.0,
+       "time_unit": "ns", "zero": 0.0, "bad": -nan},
+      {"name": "a_cv", "run_name": "a", "run_type": "aggregate", "aggregate_name": "cv",
+       "real_time": NaN, "cpu_time": inf, "time_unit": "ns", "zero": NaN}]})";
+    const bench_run run = parse_bench_json(text, "nan.json");
+    ASSERT_EQ(run.benchmarks.size(), 1u);
+    EXPECT_EQ(run.benchmarks[0].repetitions, 1u);
+    EXPECT_TRUE(run.benchmarks[0].metrics.count("zero"));
+    EXPECT_FALSE(run.benchmarks[0].metrics.count("bad"));
+    expect_bad_input([] { parse_bench_json(R"({"benchmarks": [], "x": nonsense})", "x.json"); },
+                     {"x.json", "malformed JSON"});
+}
+
 TEST(Gate, UnchangedRunPasses) {
     rng gen(3);
     const bench_run base = parse(make_run(gen, suite()), "base.json");
