@@ -108,18 +108,28 @@ std::shared_ptr<const r1cs::precompiled_circuit> pce_for(const bench::loaded_dat
     return slot;
 }
 
-// synth:pce on one thread: witness-only synthesis, then the product.
-void synth_pce(benchmark::State& state, std::string name, r1cs::presize_mode presize) {
-    const bench::loaded_dataset* dp = bench::dataset_or_skip(state, name);
-    if (!dp) return;
-    const porep::stacked_circuit c = porep::construct_circuit(*dp->cfg, dp->file.phase1_out, 0);
+// Partition 0's circuit and the dataset's pre-compiled circuit, or a skipped benchmark.
+struct pce_case {
+    porep::stacked_circuit circuit;
     std::shared_ptr<const r1cs::precompiled_circuit> pce;
+};
+std::optional<pce_case> pce_case_or_skip(benchmark::State& state, const std::string& name) {
+    const bench::loaded_dataset* dp = bench::dataset_or_skip(state, name);
+    if (!dp) return std::nullopt;
     try {
-        pce = pce_for(*dp);
+        return pce_case{porep::construct_circuit(*dp->cfg, dp->file.phase1_out, 0), pce_for(*dp)};
     } catch (const std::exception& e) {
         state.SkipWithError(e.what());
-        return;
+        return std::nullopt;
     }
+}
+
+// synth:pce on one thread: witness-only synthesis, then the product.
+void synth_pce(benchmark::State& state, std::string name, r1cs::presize_mode presize) {
+    auto pc = pce_case_or_skip(state, name);
+    if (!pc) return;
+    const porep::stacked_circuit& c = pc->circuit;
+    const std::shared_ptr<const r1cs::precompiled_circuit>& pce = pc->pce;
     const r1cs::capacity_hint hint = pce->shape();
     double witness_ms = 0, multiply_ms = 0, witness_cpu = 0, multiply_cpu = 0;
     parallel::in_arena(1, [&] {
@@ -154,16 +164,10 @@ void synth_pce(benchmark::State& state, std::string name, r1cs::presize_mode pre
 
 // The product alone, on `threads` threads.
 void pce_eval(benchmark::State& state, std::string name) {
-    const bench::loaded_dataset* dp = bench::dataset_or_skip(state, name);
-    if (!dp) return;
-    const porep::stacked_circuit c = porep::construct_circuit(*dp->cfg, dp->file.phase1_out, 0);
-    std::shared_ptr<const r1cs::precompiled_circuit> pce;
-    try {
-        pce = pce_for(*dp);
-    } catch (const std::exception& e) {
-        state.SkipWithError(e.what());
-        return;
-    }
+    auto pc = pce_case_or_skip(state, name);
+    if (!pc) return;
+    const porep::stacked_circuit& c = pc->circuit;
+    const std::shared_ptr<const r1cs::precompiled_circuit>& pce = pc->pce;
     r1cs::witness_assignment wa(pce->shape(), r1cs::presize_mode::on);
     c.synthesize(wa);
     wa.enforce_input_constraints();
