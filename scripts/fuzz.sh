@@ -92,7 +92,10 @@ for i, v in enumerate(['', 'Zg==', 'Zm8=', 'Zm9v', 'Zm9vYg==', 'Zm9vYmE=', 'Zm9v
 EOF
 # Gate inputs: stored baselines and runs (files up to 16 KiB: the large ones add length, not
 # structure, and slow every run), the policies; the dataset manifest.
-find results/baselines results/runs -name '*.json' -size -17k 2>/dev/null | while read -r f; do
+# (results/runs is not in a fresh clone: only the folders that exist are searched.)
+gate_dirs=()
+for d in results/baselines results/runs; do [ -d "$d" ] && gate_dirs+=("$d"); done
+find "${gate_dirs[@]}" -name '*.json' -size -17k | while read -r f; do
   cp "$f" "$seeds/bench_json_fuzz/$(echo "$f" | tr / _)"
 done
 cp results/policies/*.json "$seeds/policy_fuzz/"
