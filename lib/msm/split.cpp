@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "core/parallel.hpp"
+#include "ff/ifma.hpp"
 
 namespace c2lab::msm {
 
@@ -19,18 +20,21 @@ constexpr size_t tree_floor = 64;
 // Points per parallel chunk: large enough that the per-level inversions amortise.
 constexpr size_t chunk_points = size_t{1} << 14;
 
-// The sum of pts (no identities), destroying pts.
+// The sum of pts (no identities), destroying pts. Each level adds the pairs (pts[2i],
+// pts[2i+1]) with ff::affine_add_batch (one shared inversion; AVX-512 IFMA where present).
 template <class C>
 ec::jacobian<C> sum_chunk(std::vector<ec::affine<C>>& pts) {
     using field = typename C::field;
     using J = ec::jacobian<C>;
     J side = J::identity();  // pairs with equal x, and the leftovers
-    std::vector<field> den;
-    std::vector<size_t> pair_of;  // index of the first point of each batched pair
+    std::vector<field> x1, y1, x2, y2;
+    std::vector<uint8_t> negate;
     while (pts.size() > tree_floor) {
         const size_t pairs = pts.size() / 2;
-        den.clear();
-        pair_of.clear();
+        x1.clear();
+        y1.clear();
+        x2.clear();
+        y2.clear();
         for (size_t i = 0; i < pairs; ++i) {
             const auto& p = pts[2 * i];
             const auto& q = pts[2 * i + 1];
@@ -38,20 +42,17 @@ ec::jacobian<C> sum_chunk(std::vector<ec::affine<C>>& pts) {
                 side += p.to_jacobian() + q.to_jacobian();  // doubling or P + (-P): rare
                 continue;
             }
-            den.push_back(q.x - p.x);
-            pair_of.push_back(2 * i);
+            x1.push_back(p.x);
+            y1.push_back(p.y);
+            x2.push_back(q.x);
+            y2.push_back(q.y);
         }
-        ff::batch_inverse(std::span<field>(den));
+        negate.assign(x1.size(), 0);
+        ff::affine_add_batch(ff::default_batch_path(), std::span<field>(x1), std::span<field>(y1),
+                             std::span<const field>(x2), std::span<const field>(y2), negate);
         size_t out = 0;
-        for (size_t k = 0; k < pair_of.size(); ++k) {
-            const auto& p = pts[pair_of[k]];
-            const auto& q = pts[pair_of[k] + 1];
-            const field lambda = (q.y - p.y) * den[k];
-            const field x3 = lambda.square() - p.x - q.x;
-            const field y3 = lambda * (p.x - x3) - p.y;
-            pts[out++] = ec::affine<C>{x3, y3};  // out <= pair_of[k]: never overwrites an unread point
-        }
-        if (pts.size() % 2) pts[out++] = pts.back();
+        for (size_t k = 0; k < x1.size(); ++k) pts[out++] = ec::affine<C>{x1[k], y1[k]};
+        if (pts.size() % 2) pts[out++] = pts.back();  // out <= pairs < size - 1: not yet overwritten
         pts.resize(out);
     }
     for (const auto& p : pts) side += p;

@@ -5,10 +5,10 @@
 // this: scalars equal to 0 are skipped, the points of scalars equal to 1 are summed by
 // batched affine addition, and Pippenger runs on the rest only.
 //
-// The sum of the 1-points: pairwise additions level by level (a tree), each level's
-// denominators x2 - x1 inverted together (Montgomery's trick: 3M per element plus one
-// inversion per level and chunk), then lambda = (y2 - y1) / d: 2M + 1S. So about 5M + 1S
-// per point, against 8M + 2S for a mixed xyzz addition and against W additions (one per
+// The sum of the 1-points: pairwise additions level by level (a tree), each level one
+// ff::affine_add_batch (ff/ifma.hpp: denominators inverted together by Montgomery's trick, 3M
+// per element plus one inversion per level and chunk, then lambda, x3, y3: 2M + 1S; 8 lanes
+// at a time on AVX-512 IFMA where present). So about 5M + 1S per point, against 8M + 2S for a mixed xyzz addition and against W additions (one per
 // window) that the point costs inside Pippenger. Pairs with equal x (P + P or P + (-P))
 // are added in jacobian form beside the tree, so no input can break the batch. Chunks of
 // points are summed in parallel on the caller's arena (config.threads).
