@@ -158,8 +158,4 @@ int run_gate(const gate_args& a);                        // gate_cmd.cpp: 0 pass
 int run_baseline_update(const baseline_update_args& a);  // gate_cmd.cpp
 int run_ab(const ab_args& a);                            // ab_cmd.cpp: 0, or 1 with --fail-on slower
 
-// Lower case, every run of characters outside [a-z0-9] becomes one '-', no '-' at either
-// end: "Intel(R) Xeon(R) Processor" -> "intel-r-xeon-r-processor".
-std::string sanitize_machine_name(const std::string& text);
-
 }  // namespace c2lab::cli

@@ -18,21 +18,6 @@ namespace c2lab::cli {
 
 namespace fs = std::filesystem;
 
-std::string sanitize_machine_name(const std::string& text) {
-    std::string out;
-    bool dash = false;
-    for (unsigned char c : text) {
-        if (std::isalnum(c) && c < 0x80) {
-            if (dash && !out.empty()) out += '-';
-            dash = false;
-            out += static_cast<char>(std::tolower(c));
-        } else {
-            dash = true;
-        }
-    }
-    return out;
-}
-
 int run_gate(const gate_args& a) {
     const regressions::bench_run base = regressions::read_bench_run(a.baseline);
     const regressions::bench_run cur = regressions::read_bench_run(a.current);
@@ -67,15 +52,17 @@ int run_baseline_update(const baseline_update_args& a) {
 
     std::string machine;
     if (!a.machine.empty()) {
-        if (a.machine != sanitize_machine_name(a.machine))
+        if (a.machine != regressions::sanitize_machine_name(a.machine))
             throw error(errc::bad_input, "--machine: '" + a.machine + "' must be made of [a-z0-9-] (try '" +
-                                             sanitize_machine_name(a.machine) + "')");
+                                             regressions::sanitize_machine_name(a.machine) + "')");
         machine = a.machine;
     } else {
-        const auto& m = run.machine;
-        if (m.cpu_model.empty())
-            throw error(errc::bad_input, a.from + ": the runs have no cpu_model in their context; pass --machine NAME");
-        machine = sanitize_machine_name(m.cpu_model + "-" + std::to_string(m.num_cpus) + "cpu-" + m.build_type);
+        machine = regressions::baseline_name(run.machine);
+        if (machine.empty())
+            throw error(errc::bad_input, a.from + (run.machine.counts_instructions()
+                                                       ? ": the instruction counts have no compiler in their context"
+                                                       : ": the runs have no cpu_model in their context") +
+                                             "; pass --machine NAME");
     }
     if (machine.empty()) throw error(errc::bad_input, "the machine name is empty; pass --machine NAME");
 
@@ -92,7 +79,7 @@ int run_baseline_update(const baseline_update_args& a) {
         write_file_atomic(to.string(), bytes);
         std::cout << "wrote " << to.string() << " (" << bytes.size() << " bytes, from " << f.string() << ")\n";
     }
-    std::cout << "baseline for machine '" << machine << "': " << files.size() << " file(s), " << run.benchmarks.size()
+    std::cout << "baseline for " << (run.machine.counts_instructions() ? "toolchain" : "machine") << " '" << machine << "': " << files.size() << " file(s), " << run.benchmarks.size()
               << " benchmark(s)\n";
     return exit_ok;
 }

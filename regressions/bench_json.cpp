@@ -1,6 +1,7 @@
 #include "regressions/bench_json.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <set>
@@ -46,13 +47,44 @@ double to_nanoseconds(double value, std::string_view unit, const std::string& wh
 
 std::vector<std::string> fingerprint_differences(const machine_fingerprint& b, const machine_fingerprint& c) {
     std::vector<std::string> out;
-    if (b.cpu_model != c.cpu_model)
-        out.push_back("cpu_model: baseline " + show(b.cpu_model) + ", current " + show(c.cpu_model));
-    if (b.num_cpus != c.num_cpus)
-        out.push_back("num_cpus: baseline " + std::to_string(b.num_cpus) + ", current " + std::to_string(c.num_cpus));
+    if (b.counts_instructions() && c.counts_instructions()) {
+        if (b.compiler != c.compiler)
+            out.push_back("compiler: baseline " + show(b.compiler) + ", current " + show(c.compiler));
+        if (b.valgrind != c.valgrind)
+            out.push_back("valgrind: baseline " + show(b.valgrind) + ", current " + show(c.valgrind));
+    } else {
+        if (b.cpu_model != c.cpu_model)
+            out.push_back("cpu_model: baseline " + show(b.cpu_model) + ", current " + show(c.cpu_model));
+        if (b.num_cpus != c.num_cpus)
+            out.push_back("num_cpus: baseline " + std::to_string(b.num_cpus) + ", current " + std::to_string(c.num_cpus));
+    }
     if (b.build_type != c.build_type)
         out.push_back("build_type: baseline " + show(b.build_type) + ", current " + show(c.build_type));
     return out;
+}
+
+std::string sanitize_machine_name(std::string_view text) {
+    std::string out;
+    bool dash = false;
+    for (unsigned char ch : text) {
+        if (std::isalnum(ch) && ch < 0x80) {
+            if (dash && !out.empty()) out += '-';
+            dash = false;
+            out += static_cast<char>(std::tolower(ch));
+        } else {
+            dash = true;
+        }
+    }
+    return out;
+}
+
+std::string baseline_name(const machine_fingerprint& m) {
+    if (m.counts_instructions()) {
+        if (m.compiler.empty()) return {};
+        return sanitize_machine_name("toolchain-" + m.compiler + "-" + m.valgrind + "-" + m.build_type);
+    }
+    if (m.cpu_model.empty()) return {};
+    return sanitize_machine_name(m.cpu_model + "-" + std::to_string(m.num_cpus) + "cpu-" + m.build_type);
 }
 
 const benchmark_samples* bench_run::find(std::string_view name) const {
@@ -137,6 +169,7 @@ bench_run parse_bench_json(std::string_view raw_text, const std::string& source)
         }
         run.machine.build_type = context_string(*ctx, "build_type");
         run.machine.compiler = context_string(*ctx, "compiler");
+        run.machine.valgrind = context_string(*ctx, "valgrind");
     }
 
     auto rows = doc.find("benchmarks");

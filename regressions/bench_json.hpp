@@ -42,12 +42,29 @@ struct machine_fingerprint {
     long long num_cpus = 0;
     std::string build_type;
     std::string compiler;
+    // The counting tool of an instruction-count run (context "valgrind", as scripts/icount.sh
+    // writes it); empty for a timed run. Instruction counts depend on the code and the toolchain
+    // that built and counted it, not on the CPU model: such runs are matched by toolchain.
+    std::string valgrind;
+
+    bool counts_instructions() const noexcept { return !valgrind.empty(); }
 };
 
-// "field: baseline 'a', current 'b'" for every compared field that differs (cpu_model,
-// num_cpus, build_type); empty when the fingerprints match.
+// "field: baseline 'a', current 'b'" for every compared field that differs; empty when the
+// fingerprints match. Timed runs compare the machine (cpu_model, num_cpus, build_type);
+// two instruction-count runs compare the toolchain (compiler, valgrind, build_type).
 std::vector<std::string> fingerprint_differences(const machine_fingerprint& baseline,
                                                  const machine_fingerprint& current);
+
+// The name of a run's baseline folder (results/baselines/<name>): lower case, every run of
+// characters other than [a-z0-9] one '-'. Timed runs: "<cpu_model>-<num_cpus>cpu-<build_type>"
+// ("intel-r-xeon-r-processor-2cpu-release"); instruction-count runs:
+// "toolchain-<compiler>-<valgrind>-<build_type>", shared by every CPU model. Empty when the
+// fingerprint has nothing to name it by (no cpu_model, or no compiler for a count).
+std::string baseline_name(const machine_fingerprint& m);
+
+// `text` in the form baseline_name gives: lower case [a-z0-9] runs joined by '-'.
+std::string sanitize_machine_name(std::string_view text);
 
 struct benchmark_samples {
     std::string name;                                   // run_name

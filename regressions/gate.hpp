@@ -2,7 +2,8 @@
 // benchmark, under a policy (policy.hpp), with the statistics of stats.hpp.
 //
 //   1. The machine fingerprints (bench_json.hpp) must agree on cpu_model, num_cpus and
-//      build_type; otherwise run_gate throws c2lab::error(bad_input) naming every field
+//      build_type (two instruction-count runs: on compiler, valgrind and build_type, whatever
+//      the CPU); otherwise run_gate throws c2lab::error(bad_input) naming every field
 //      that differs, unless gate_options::allow_other_machine (then the differences are
 //      kept in the result and shown in the summary).
 //   2. Benchmarks matching an "ignore" regex are skipped (and counted). Benchmarks in only

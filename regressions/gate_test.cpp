@@ -370,6 +370,56 @@ std::vector<std::pair<std::string, double>> icount_suite() {
             {"icount/c1_decode", 6270771}};
 }
 
+json icount_context(const std::string& cpu, const std::string& compiler = "c++ 12.2.0",
+                    const std::string& valgrind = "valgrind-3.19.0") {
+    json ctx = context(cpu, 2);
+    ctx["compiler"] = compiler;
+    ctx["valgrind"] = valgrind;
+    return ctx;
+}
+
+// Instruction counts depend on the toolchain, not on the CPU: counts from another CPU model
+// with the same compiler and valgrind are judged (a 1% regression fails, the same counts pass),
+// counts from another toolchain are refused by name, and timed runs still match by machine.
+TEST(Deterministic, CountsMatchByToolchainNotByCpu) {
+    const policy pol = parse_policy(icount_policy_text, "icount.json");
+    auto counts = icount_suite();
+    const bench_run base = parse(make_icount_run(counts, icount_context("Intel(R) Xeon(R) Processor")), "base.json");
+    const bench_run same = parse(make_icount_run(counts, icount_context("AMD EPYC")), "amd.json");
+    EXPECT_TRUE(fingerprint_differences(base.machine, same.machine).empty());
+    EXPECT_EQ(run_gate(base, same, pol).exit_status(), 0);
+    counts[1].second *= 1.011;  // +1.1% instructions in one workload
+    const bench_run slower = parse(make_icount_run(counts, icount_context("AMD EPYC")), "amd-slower.json");
+    const gate_result g = run_gate(base, slower, pol);
+    EXPECT_EQ(g.exit_status(), 1);
+    EXPECT_EQ(g.rows[1].result, verdict::regressed) << g.rows[1].name;
+
+    const bench_run other_gcc =
+        parse(make_icount_run(icount_suite(), icount_context("AMD EPYC", "c++ 13.1.0")), "gcc13.json");
+    expect_bad_input([&] { run_gate(base, other_gcc, pol); }, {"compiler", "c++ 12.2.0", "c++ 13.1.0"});
+    const bench_run other_valgrind =
+        parse(make_icount_run(icount_suite(), icount_context("Intel(R) Xeon(R) Processor", "c++ 12.2.0", "valgrind-3.22.0")),
+              "vg.json");
+    expect_bad_input([&] { run_gate(base, other_valgrind, pol); }, {"valgrind", "valgrind-3.22.0"});
+    // A count against a timed run is never judged by toolchain.
+    rng gen(21);
+    const bench_run timed = parse(make_run(gen, suite(), context("AMD EPYC", 2)), "timed.json");
+    expect_bad_input([&] { run_gate(timed, same, pol); }, {"cpu_model"});
+}
+
+TEST(Deterministic, BaselineNamesAreToolchainsForCountsAndMachinesForTimes) {
+    const bench_run counts = parse(make_icount_run(icount_suite(), icount_context("AMD EPYC")), "c.json");
+    EXPECT_EQ(baseline_name(counts.machine), "toolchain-c-12-2-0-valgrind-3-19-0-release");
+    rng gen(22);
+    const bench_run timed = parse(make_run(gen, suite(), context("Intel(R) Xeon(R) Processor", 2)), "t.json");
+    EXPECT_EQ(baseline_name(timed.machine), "intel-r-xeon-r-processor-2cpu-release");
+    EXPECT_EQ(sanitize_machine_name("--AMD EPYC 7B13 (x2)--"), "amd-epyc-7b13-x2");
+    machine_fingerprint none;
+    EXPECT_EQ(baseline_name(none), "");
+    none.valgrind = "valgrind-3.19.0";  // a count without a compiler cannot be keyed
+    EXPECT_EQ(baseline_name(none), "");
+}
+
 TEST(Deterministic, DecideExactIsTheRatioAgainstTheMargin) {
     using enum verdict;
     const auto lower = direction::lower_is_better, higher = direction::higher_is_better;

@@ -1,25 +1,35 @@
 #!/usr/bin/env bash
 # Configure and build one configuration into build/<name>.
-#   scripts/build.sh [release|asan|debug|fuzz] [extra cmake -D options...]
-#   release: -O3 benchmarks and tests (default)
-#   asan:    AddressSanitizer + UndefinedBehaviorSanitizer, -O1, for the test suite
-#   fuzz:    clang, libFuzzer + ASan + UBSan, -O1: the fuzz targets only (scripts/fuzz.sh)
+#   scripts/build.sh [release|asan|debug] [extra cmake -D options...]
+#   release: -O3, everything: library, CLI, tests, benchmarks, the CUDA backend where nvcc is found
+#   asan:    clang, AddressSanitizer + UndefinedBehaviorSanitizer, -O1, with libFuzzer's coverage
+#            instrumentation: the test suite and every parser's fuzz target from one build
+#            (scripts/fuzz.sh runs the targets of build/asan); no benchmarks, no CUDA
+#   debug:   -O0 -g
+# A compiler cache (ccache, installed by scripts/setup.sh) is used where present; C2LAB_NO_CCACHE=1
+# leaves it out. Its keys are made relative to the checkout (CCACHE_BASEDIR), so another clone of
+# the same commits reuses the objects.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 config="${1:-release}"
 shift || true
 case "$config" in
   release) opts=(-DCMAKE_BUILD_TYPE=Release) ;;
-  asan) opts=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DC2LAB_SANITIZE=ON -DC2LAB_BUILD_BENCHMARKS=OFF
-              -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g") ;;
-  debug) opts=(-DCMAKE_BUILD_TYPE=Debug) ;;
-  fuzz) export CC=clang CXX=clang++
-        opts=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DC2LAB_FUZZ=ON -DC2LAB_BUILD_BENCHMARKS=OFF -DC2LAB_BUILD_TESTS=OFF
+  asan|fuzz) config=asan  # "fuzz" names the same build: the fuzz targets live in build/asan
+        export CC=clang CXX=clang++
+        opts=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DC2LAB_SANITIZE=ON -DC2LAB_FUZZ=ON -DC2LAB_BUILD_BENCHMARKS=OFF
               -DC2LAB_CUDA=OFF -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g") ;;
-  *) echo "usage: scripts/build.sh [release|asan|debug|fuzz] [cmake options...]" >&2; exit 2 ;;
+  debug) opts=(-DCMAKE_BUILD_TYPE=Debug) ;;
+  *) echo "usage: scripts/build.sh [release|asan|debug] [cmake options...]" >&2; exit 2 ;;
 esac
+generator=()
+if command -v ninja >/dev/null 2>&1 && [ ! -f "build/$config/Makefile" ]; then generator=(-G Ninja); fi
+if [ "${C2LAB_NO_CCACHE:-0}" != 1 ] && command -v ccache >/dev/null 2>&1; then
+  export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
+  opts+=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
+fi
 targets=()
-if [ "$config" = fuzz ]; then targets=(--target c2lab_fuzz); fi
+if [ -n "${C2LAB_BUILD_TARGETS:-}" ]; then read -r -a targets <<<"--target $C2LAB_BUILD_TARGETS"; fi
 jobs="$(nproc 2>/dev/null || echo 2)"
-cmake -S . -B "build/$config" "${opts[@]}" "$@" >/dev/null
+cmake -S . -B "build/$config" "${generator[@]}" "${opts[@]}" "$@" >/dev/null
 cmake --build "build/$config" -j "$jobs" "${targets[@]}"

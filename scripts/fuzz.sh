@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Fuzz every parser of c2lab: build the libFuzzer targets (scripts/build.sh fuzz: clang,
-# ASan + UBSan, into build/fuzz), assemble each target's seed corpus from real files of the
+# Fuzz every parser of c2lab: build the libFuzzer targets (scripts/build.sh asan: clang,
+# ASan + UBSan, the build the sanitizer tests use too, build/asan), assemble each target's seed corpus from real files of the
 # repository, run each target for a bounded time, two at a time, and print one line per target.
 #   scripts/fuzz.sh [--seconds N] [--targets a,b] [--jobs J] [--no-build]
 # Exit status 1 when any target crashed (an escaped exception, a sanitizer report, a broken
 # round trip, an allocation over the RSS limit, a timeout); the crash file's path is printed.
-# Replay one with build/fuzz/lib/<target> <crash file> (build/fuzz/regressions/ for
+# Replay one with build/asan/lib/<target> <crash file> (build/asan/regressions/ for
 # bench_json_fuzz and policy_fuzz).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,10 +23,10 @@ usage: scripts/fuzz.sh [--seconds N] [--targets a,b] [--jobs J] [--no-build]
   --seconds N   run each target N seconds (default 60; libFuzzer -max_total_time)
   --targets a,b only these targets (default: all): ${all_targets[*]}
   --jobs J      targets run at once (default 2)
-  --no-build    use the existing build/fuzz
+  --no-build    use the existing build/asan
 Every target runs with -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 on its corpus
-build/fuzz/corpus/<target>/ (kept between runs; seeded each time from the repository's files,
-fuzz_seeds and <dir>/fuzz_corpus/<target>/). Crashes go to build/fuzz/crashes/<target>/.
+build/asan/corpus/<target>/ (kept between runs; seeded each time from the repository's files,
+fuzz_seeds and <dir>/fuzz_corpus/<target>/). Crashes go to build/asan/crashes/<target>/.
 EOF
 }
 
@@ -60,8 +60,8 @@ for t in "${targets[@]}"; do
   source_dir "$t" >/dev/null || { echo "scripts/fuzz.sh: unknown target '$t' (known: ${all_targets[*]})" >&2; exit 2; }
 done
 
-if ((build)); then scripts/build.sh fuzz; fi
-out=build/fuzz
+if ((build)); then C2LAB_BUILD_TARGETS=c2lab_fuzz scripts/build.sh asan; fi
+out=build/asan
 binary() {
   case "$(source_dir "$1")" in
     regressions) echo "$out/regressions/$1" ;;

@@ -5,10 +5,11 @@
 #   scripts/icount.sh                    every workload; JSON to results/runs/<stamp>-icount/
 #   scripts/icount.sh --filter 'ff/.*'   only workloads whose name (icount/...) matches (regex search)
 #   scripts/icount.sh --out DIR          write DIR/icount.json instead
-#   scripts/icount.sh --gate             then gate the run against the stored baseline,
-#                                        results/baselines/<machine>/icount.json, with
+#   scripts/icount.sh --gate             then gate the run against the stored baseline of its
+#                                        toolchain (compiler, valgrind, build type; any CPU),
+#                                        results/baselines/toolchain-.../icount.json, with
 #                                        results/policies/icount.json (exit 1 on a regression;
-#                                        no baseline for this machine: says so, exit 0)
+#                                        no baseline for this toolchain: says so, exit 0)
 #   scripts/icount.sh --list             the workload names
 #   scripts/icount.sh --build-dir DIR    the CMake build to use (default build/release, Release)
 # The JSON is Google Benchmark's shape (one iteration row per workload, the count in the
@@ -154,20 +155,13 @@ print(f"{len(rows)} workloads, {total_wall:.1f} s under valgrind; JSON written t
 PY
 
 if ((gate == 0)); then exit 0; fi
-# The machine name as `c2lab baseline update` derives it (cli/gate_cmd.cpp,
-# sanitize_machine_name): <cpu_model>-<num_cpus>cpu-<build_type>, lower case, every run of
-# other characters turned into one '-'.
-machine="$(python3 - "$out/icount.json" <<'PY'
-import json, re, sys
-ctx = json.load(open(sys.argv[1]))["context"]
-text = f"{ctx['cpu_model']}-{ctx['num_cpus']}cpu-{ctx['build_type']}"
-text = "".join(c if c.isascii() else " " for c in text).lower()
-print("-".join(re.findall(r"[a-z0-9]+", text)))
-PY
-)"
-baseline="results/baselines/$machine/icount.json"
+# Instruction counts depend on the code and the toolchain, not on the CPU model: the baseline is
+# the toolchain's (results/baselines/toolchain-<compiler>-<valgrind>-<build type>/, as
+# `c2lab baseline path` names it), shared by every machine that builds with that toolchain.
+dir="$("$c2lab" baseline path --from "$out")"
+baseline="$dir/icount.json"
 if [ ! -f "$baseline" ]; then
-  echo "icount gate: no instruction-count baseline for this machine ('$machine', no $baseline):" \
+  echo "icount gate: no instruction-count baseline for this toolchain (no $baseline):" \
        "nothing to compare, not a failure." >&2
   echo "  To store one: $c2lab baseline update --from $out" >&2
   exit 0
@@ -178,13 +172,4 @@ set +e
   --markdown "$out/gate.md"
 status=$?
 set -e
-# Counts move with the toolchain too: say so when it differs from the baseline's.
-python3 - "$baseline" "$out/icount.json" <<'PY' >&2
-import json, sys
-b, c = (json.load(open(p))["context"] for p in sys.argv[1:3])
-for key in ("compiler", "valgrind"):
-    if b.get(key) != c.get(key):
-        print(f"note: {key} differs from the baseline's ({b.get(key)!r} vs {c.get(key)!r}); "
-              "instruction counts change with the toolchain: if that is the cause, refresh the baseline")
-PY
 exit "$status"

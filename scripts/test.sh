@@ -1,44 +1,109 @@
 #!/usr/bin/env bash
-# Set up, build and run the whole test suite (ctest): the optimised build (once as it is,
-# once more with C2LAB_PORTABLE=1, so the portable field arithmetic carries every test too)
-# and an AddressSanitizer + UndefinedBehaviorSanitizer build; then every parser's libFuzzer
-# target for a short while (scripts/fuzz.sh, C2LAB_FUZZ_SECONDS per target, 30 by default:
-# 9 targets two at a time, about 2.5 minutes, after a build of about 4 CPU-minutes).
-#   scripts/test.sh            all three: release asan fuzz
-#   scripts/test.sh release    only the optimised build
-#   scripts/test.sh asan       only the sanitizer build
-#   scripts/test.sh fuzz       only the fuzz step
-# Tests labelled e2e (PoRep C2 gen -> setup -> prove -> verify on 2 KiB, minutes) run once, in
-# the optimised build; the portable rerun and the sanitizer build leave them out.
-# With the optimised build, a last step gates instruction counts (scripts/icount.sh --gate,
-# valgrind, about a minute on 2 cores) against results/baselines/<machine>/icount.json; a
-# machine without a stored baseline passes with a note. C2LAB_SKIP_ICOUNT=1 leaves it out.
+# Set up, build and run the whole test suite (ctest) in two builds, then the fuzz targets and the
+# instruction-count gate. Each step's wall time is printed at the end (also when a step fails).
+#   scripts/test.sh            every step: release asan fuzz icount
+#   scripts/test.sh release    the optimised build (gcc -O3, benchmarks and the CUDA backend where
+#                              nvcc is found): every test, the e2e ones included (PoRep C2 gen ->
+#                              setup -> prove -> verify on 2 KiB, faults), then the suites
+#                              labelled `arith` once more with C2LAB_PORTABLE=1, so the portable
+#                              field arithmetic carries them too
+#   scripts/test.sh asan       one clang build with AddressSanitizer + UndefinedBehaviorSanitizer and
+#                              libFuzzer's instrumentation: every test but the e2e ones
+#   scripts/test.sh fuzz       every parser's libFuzzer target from build/asan for
+#                              C2LAB_FUZZ_SECONDS each (20 by default), two at a time (scripts/fuzz.sh)
+#   scripts/test.sh icount     instruction counts under valgrind (scripts/icount.sh --gate) against
+#                              results/baselines/<machine>/icount.json; C2LAB_SKIP_ICOUNT=1 leaves it out
+# Several names run those steps in the order given.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
-configs=("$@")
-if ((${#configs[@]} == 0)); then configs=(release asan fuzz); fi
-jobs="$(nproc 2>/dev/null || echo 2)"
-for config in "${configs[@]}"; do
-  if [ "$config" = fuzz ]; then
-    echo "== c2lab tests: fuzz targets, ${C2LAB_FUZZ_SECONDS:-30} s each (scripts/fuzz.sh) =="
-    scripts/fuzz.sh --seconds "${C2LAB_FUZZ_SECONDS:-30}"
-    continue
-  fi
-  echo "== c2lab tests: $config build =="
-  scripts/build.sh "$config"
-  skip=()
-  if [ "$config" != release ]; then skip=(-LE e2e); fi
-  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    ctest --test-dir "build/$config" --output-on-failure -j "$jobs" "${skip[@]}"
-  if [ "$config" = release ]; then
-    echo "== c2lab tests: release build, portable field arithmetic (C2LAB_PORTABLE=1) =="
-    C2LAB_PORTABLE=1 ctest --test-dir "build/$config" --output-on-failure -j "$jobs" -LE e2e
-  fi
+
+steps=("$@")
+if ((${#steps[@]} == 0)); then steps=(release asan fuzz icount); fi
+for s in "${steps[@]}"; do
+  case "$s" in
+    release|asan|fuzz|icount) ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    *) echo "scripts/test.sh: unknown step '$s' (release, asan, fuzz, icount)" >&2; exit 2 ;;
+  esac
 done
-for config in "${configs[@]}"; do
-  if [ "$config" = release ] && [ "${C2LAB_SKIP_ICOUNT:-0}" != 1 ]; then
-    echo "== c2lab tests: instruction counts against the stored baseline (scripts/icount.sh --gate) =="
-    scripts/icount.sh --gate
-  fi
+jobs="$(nproc 2>/dev/null || echo 2)"
+
+# ---- step timing -------------------------------------------------------------------------------
+timing_names=()
+timing_secs=()
+started_all=$(date +%s)
+step_name="" step_start=0
+begin() {
+  step_name="$1"
+  step_start=$(date +%s)
+  echo "== c2lab tests: $1 =="
+}
+end() {
+  timing_names+=("$step_name")
+  timing_secs+=($(($(date +%s) - step_start)))
+  step_name=""
+}
+print_times() {
+  local rc=$?
+  if [ -n "$step_name" ]; then timing_names+=("$step_name (failed)"); timing_secs+=($(($(date +%s) - step_start))); fi
+  echo
+  echo "== c2lab tests: time per step (wall) =="
+  local i
+  for i in "${!timing_names[@]}"; do
+    printf '  %-58s %4d:%02d\n' "${timing_names[$i]}" $((timing_secs[i] / 60)) $((timing_secs[i] % 60))
+  done
+  local total=$(($(date +%s) - started_all))
+  printf '  %-58s %4d:%02d\n' "total" $((total / 60)) $((total % 60))
+  return $rc
+}
+trap print_times EXIT
+
+run_ctest() {  # run_ctest BUILD [ctest options...]
+  local build="$1"
+  shift
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --test-dir "$build" --output-on-failure -j "$jobs" "$@"
+}
+
+begin "set-up (Debian packages)"
+scripts/setup.sh
+end
+
+asan_built=0
+for s in "${steps[@]}"; do
+  case "$s" in
+    release)
+      begin "release: build"
+      scripts/build.sh release
+      end
+      begin "release: ctest (e2e included)"
+      run_ctest build/release
+      end
+      begin "release: ctest -L arith, portable field arithmetic (C2LAB_PORTABLE=1)"
+      C2LAB_PORTABLE=1 run_ctest build/release -L arith -LE e2e
+      end
+      ;;
+    asan)
+      begin "asan: build (clang, ASan + UBSan + libFuzzer instrumentation)"
+      scripts/build.sh asan
+      asan_built=1
+      end
+      begin "asan: ctest (e2e left out)"
+      run_ctest build/asan -LE e2e
+      end
+      ;;
+    fuzz)
+      fuzz_args=(--seconds "${C2LAB_FUZZ_SECONDS:-20}")
+      if ((asan_built)); then fuzz_args+=(--no-build); fi
+      begin "fuzz: every parser's target, ${C2LAB_FUZZ_SECONDS:-20} s each"
+      scripts/fuzz.sh "${fuzz_args[@]}"
+      end
+      ;;
+    icount)
+      if [ "${C2LAB_SKIP_ICOUNT:-0}" = 1 ]; then continue; fi
+      begin "icount: instruction counts against the stored baseline"
+      scripts/icount.sh --gate
+      end
+      ;;
+  esac
 done

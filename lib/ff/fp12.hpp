@@ -5,8 +5,11 @@
 
 namespace c2lab::ff {
 
-// w^p = xi^((p-1)/6) w.
-inline constexpr fp2 frobenius_w = xi.pow(div_small(fp::p_minus_1, 6));
+// w^p = xi^((p-1)/6) w, a literal for the reason given beside frobenius_v (zkcrypto bls12_381's
+// fp12.rs; checked against xi.pow in fp_tower_test).
+inline constexpr fp2 frobenius_w{
+    fp::from_hex("1904d3bf02bb0667c231beb4202c0d1f0fd603fd3cbd5f4f7b2443d784bab9c4f67ea53d63e7813d8d0775ed92235fb8"),
+    fp::from_hex("00fc3e2b36c4e03288e9e902231f9fb854a14787b6c7b36fec0c8ec971f63c5f282d5ac14d6c7ec22cf78a126ddc4af3")};
 
 struct fp12 {
     fp6 c0, c1;  // c0 + c1 w

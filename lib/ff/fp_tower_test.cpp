@@ -141,6 +141,15 @@ TEST(fp12, cyclotomic_square_matches_square_in_the_cyclotomic_subgroup) {
     }
 }
 
+// The Frobenius constants are literals (fp6.hpp, fp12.hpp): each is the power of xi it stands for.
+TEST(fp12, frobenius_constants_are_the_powers_of_xi) {
+    EXPECT_EQ(xi, (fp2{fp::one(), fp::one()}));
+    EXPECT_EQ(frobenius_v, xi.pow(div_small(fp::p_minus_1, 3)));
+    EXPECT_EQ(frobenius_v2, frobenius_v.square());
+    EXPECT_EQ(frobenius_w, xi.pow(div_small(fp::p_minus_1, 6)));
+    EXPECT_EQ(frobenius_w.square(), frobenius_v);
+}
+
 TEST(fp12, frobenius_has_order_twelve) {
     rng g(17);
     fp12 a = fp12::random(g);
