@@ -9,7 +9,7 @@ source "$(dirname "$0")/test_lib.sh"
 
 # help
 expect 0 "--help" "$BIN" --help && has "$T/out" "--help" "circuit-info"
-for sub in circuit-info gen setup prove verify flags gate "baseline update" ab gpu-info; do
+for sub in circuit-info gen setup prove verify export-vk flags gate "baseline update" ab gpu-info; do
   # shellcheck disable=SC2086 # "baseline update" is two words
   expect 0 "$sub --help" "$BIN" $sub --help && has "$T/out" "$sub --help" "Example"
 done
@@ -45,6 +45,16 @@ python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); o["Phase1Out"]="!"+
 expect 2 "bad base64" "$BIN" setup --c1 "$T/badb64.json" && has "$T/err" "bad base64" "Phase1Out"
 expect 2 "verify without params" "$BIN" verify --c1 "$T/c1.json" --proof "$T/c1.json" 
 expect 2 "c1 with --input" "$BIN" verify --c1 "$T/c1.json" --proof "$T/c1.json" --input 00
+# A non-interactive PoRep C1 (filecoin-proofs-api's StackedDrg<size>V1_2_Feat_NonInteractivePoRep):
+# refused on decoding, with the reason, before anything else is done.
+python3 -c 'import base64,json,sys; o=json.load(open(sys.argv[1])); i=json.loads(base64.b64decode(o["Phase1Out"])); i["registered_proof"]="StackedDrg2KiBV1_2_Feat_NonInteractivePoRep"; o["Phase1Out"]=base64.b64encode(json.dumps(i,separators=(",",":")).encode()).decode(); json.dump(o,open(sys.argv[2],"w"))' \
+  "$T/c1.json" "$T/ni.json"
+for args in "setup" "prove -o $T/ni.bin" "verify --proof $T/c1.json" "export-vk"; do
+  # shellcheck disable=SC2086 # the subcommand and its options
+  expect 2 "NI-PoRep C1 (${args%% *})" "$BIN" $args --c1 "$T/ni.json" &&
+    has "$T/err" "NI-PoRep C1 (${args%% *})" "NI-PoRep (non-interactive PoRep) is not supported" &&
+    has "$T/err" "NI-PoRep C1 (${args%% *})" "$T/ni.json: Phase1Out.registered_proof"
+done
 
 # flags
 expect 0 "flags" "$BIN" flags
@@ -53,7 +63,10 @@ for f in lc_indexer presize msm_window b_g2_msm c1_json simdjson smallvec4 fixed
 # setup -> prove -> verify
 S=16
 expect 0 "setup" "$BIN" setup --circuit hash-chain --steps $S -o "$T/params.bin" --seed 3 &&
-  has "$T/out" "setup" "bytes" && has "$T/err" "setup progress" "[setup]"
+  has "$T/out" "setup" "bytes" && has "$T/err" "setup progress" "[setup]" &&
+  has "$T/out" "setup" "verifying key: $T/params.bin.vk"
+# The .vk beside the parameters: bellperson's layout, 868 bytes + 96 per ic point (the one and the output).
+[ "$(stat -c %s "$T/params.bin.vk" 2>/dev/null)" = $((868 + 2 * 96)) ] || fail "params.bin.vk is not 1060 bytes"
 expect 0 "prove" "$BIN" prove --params "$T/params.bin" --steps $S --x0 42 -o "$T/proof.bin" &&
   has "$T/out" "prove" "msm_b_g2" && has "$T/out" "prove" "synthesize"
 [ "$(stat -c %s "$T/proof.bin" 2>/dev/null)" = 192 ] || fail "proof.bin is not 192 bytes"
@@ -129,6 +142,43 @@ expect 2 "negative x0" "$BIN" prove --params "$T/params.bin" --steps $S --x0 -1 
 expect 2 "unknown option" "$BIN" prove --nonsense
 echo garbage >"$T/bad_params.bin"
 expect 2 "corrupt params" "$BIN" verify --params "$T/bad_params.bin" --proof "$T/proof.bin" --inputs "$T/proof.bin.inputs"
+
+# Verifying keys as files: export-vk reproduces setup's .vk byte for byte; verify --vk decides as
+# verify --params does; a bad .vk is bad input (2), named.
+expect 0 "export-vk" "$BIN" export-vk --params "$T/params.bin" -o "$T/exported.vk" &&
+  has "$T/out" "export-vk" "verifying key: $T/exported.vk (1060 bytes"
+cmp -s "$T/params.bin.vk" "$T/exported.vk" || fail "export-vk: $T/exported.vk differs from setup's params.bin.vk"
+cp "$T/params.bin" "$T/copy.bin"
+expect 0 "export-vk default output" "$BIN" export-vk --params "$T/copy.bin"
+cmp -s "$T/params.bin.vk" "$T/copy.bin.vk" || fail "export-vk: the default output copy.bin.vk differs from params.bin.vk"
+expect 2 "export-vk missing params" "$BIN" export-vk --params "$T/nope.bin" && has "$T/err" "export-vk missing params" "$T/nope.bin"
+expect 2 "export-vk corrupt params" "$BIN" export-vk --params "$T/bad_params.bin" -o "$T/bad.vk"
+[ -e "$T/bad.vk" ] && fail "a failed export-vk left $T/bad.vk"
+expect 0 "verify --vk" "$BIN" verify --vk "$T/params.bin.vk" --proof "$T/proof.bin" --inputs "$T/proof.bin.inputs" &&
+  { [ "$(cat "$T/out")" = valid ] || fail "verify --vk: printed '$(cat "$T/out")', expected 'valid'"; }
+expect 0 "verify --vk --input" "$BIN" verify --vk "$T/exported.vk" --proof "$T/proof.bin" --input "$IN"
+expect 0 "verify --vk proof2" "$BIN" verify --vk "$T/exported.vk" --proof "$T/proof2.bin" --inputs "$T/proof2.bin.inputs"
+expect 1 "verify --vk swapped A and C" "$BIN" verify --vk "$T/params.bin.vk" --proof "$T/swapped.bin" --inputs "$T/proof.bin.inputs" &&
+  has "$T/out" "verify --vk swapped" "invalid"
+expect 1 "verify --vk wrong input" "$BIN" verify --vk "$T/params.bin.vk" --proof "$T/proof.bin" --inputs "$T/wrong.inputs"
+expect 2 "verify --vk and --params" "$BIN" verify --vk "$T/params.bin.vk" --params "$T/params.bin" --proof "$T/proof.bin" \
+  --inputs "$T/proof.bin.inputs" && has "$T/err" "verify --vk and --params" "excludes"
+expect 2 "verify --vk missing" "$BIN" verify --vk "$T/nope.vk" --proof "$T/proof.bin" --inputs "$T/proof.bin.inputs" &&
+  has "$T/err" "verify --vk missing" "$T/nope.vk"
+# A changed byte in alpha_g1's y coordinate: off the curve.
+cp "$T/params.bin.vk" "$T/flipped.vk"
+printf '\x55' | dd of="$T/flipped.vk" bs=1 seek=95 conv=notrunc status=none
+cmp -s "$T/params.bin.vk" "$T/flipped.vk" && fail "flipping did not change the vk"
+expect 2 "corrupt vk" "$BIN" verify --vk "$T/flipped.vk" --proof "$T/proof.bin" --inputs "$T/proof.bin.inputs" &&
+  has "$T/err" "corrupt vk" "c2lab: error: $T/flipped.vk: verifying key alpha_g1" && has "$T/err" "corrupt vk" "curve"
+head -c 1000 "$T/params.bin.vk" >"$T/truncated.vk"
+expect 2 "truncated vk" "$BIN" verify --vk "$T/truncated.vk" --proof "$T/proof.bin" --inputs "$T/proof.bin.inputs" &&
+  has "$T/err" "truncated vk" "$T/truncated.vk: verifying key: ic count 2"
+# A consistent key for one input fewer (ic count 1, its last point dropped): the count does not match.
+python3 -c 'import sys; b=bytearray(open(sys.argv[1],"rb").read()); b[867]=1; open(sys.argv[2],"wb").write(b[:-96])' \
+  "$T/params.bin.vk" "$T/short_ic.vk"
+expect 2 "vk ic count" "$BIN" verify --vk "$T/short_ic.vk" --proof "$T/proof.bin" --inputs "$T/proof.bin.inputs" &&
+  has "$T/err" "vk ic count" "wrong number of public inputs: got 1, $T/short_ic.vk expects 0 (its ic count is 1)"
 
 # gate: small Google Benchmark JSON files, 6 repetitions each (values in ns).
 # bench_json FILE CPU A_CENTER B_CENTER: benchmarks "a" and "b" with +-0.5% jitter.

@@ -21,6 +21,7 @@
 #include "groth16/setup.hpp"
 #include "groth16/stage_report.hpp"
 #include "groth16/verifier.hpp"
+#include "groth16/vk_file.hpp"
 #include "io.hpp"
 #include "pipeline/batch.hpp"
 #include "r1cs/constraint_matrices.hpp"
@@ -196,7 +197,9 @@ int run_verify(const verify_args& a) {
             throw error(errc::bad_input, "--c1 derives the public inputs itself: drop --inputs / --input");
         return run_porep_verify(a);
     }
-    if (a.params.empty()) throw error(errc::bad_input, "--params is required (or --c1 for a PoRep proof)");
+    if (!a.params.empty() && !a.vk.empty()) throw error(errc::bad_input, "give the key with --params or --vk, not both");
+    if (a.params.empty() && a.vk.empty())
+        throw error(errc::bad_input, "--params or --vk is required (or --c1 for a PoRep proof)");
     if (a.inputs_file.empty() == a.inputs_hex.empty())
         throw error(errc::bad_input, "give the public inputs with either --inputs FILE or --input HEX (not both)");
     const std::vector<uint8_t> proof_bytes = read_file(a.proof);
@@ -217,18 +220,33 @@ int run_verify(const verify_args& a) {
         for (size_t i = 0; i < a.inputs_hex.size(); ++i)
             inputs.push_back(fr_from_hex(a.inputs_hex[i], "--input #" + std::to_string(i + 1)));
     }
-    check_params_memory(a.params);
-    const groth16::parameters params = groth16::read_parameters(a.params);
-    if (inputs.size() + 1 != params.num_inputs())
+    // The key: a .vk file (bellperson's layout, groth16/vk_file.hpp), or the parameters file's.
+    const std::string& source = a.vk.empty() ? a.params : a.vk;
+    groth16::verifying_key vk;
+    if (!a.vk.empty()) {
+        vk = groth16::read_verifying_key(a.vk);
+    } else {
+        check_params_memory(a.params);
+        vk = groth16::read_parameters(a.params).vk;
+    }
+    if (vk.ic.empty()) throw error(errc::bad_input, source + ": verifying key: no ic points (one per input is needed)");
+    if (inputs.size() + 1 != vk.ic.size())
         throw error(errc::bad_input, "wrong number of public inputs: got " + std::to_string(inputs.size()) + ", " +
-                                         a.params + " expects " + std::to_string(params.num_inputs() - 1));
-    const groth16::prepared_verifying_key pvk = groth16::prepare_verifying_key(params.vk);
+                                         source + " expects " + std::to_string(vk.ic.size() - 1) +
+                                         (a.vk.empty() ? "" : " (its ic count is " + std::to_string(vk.ic.size()) + ")"));
+    const groth16::prepared_verifying_key pvk = prepare_key(vk, source);
     if (groth16::verify_proof(pvk, pf, inputs)) {
         std::cout << "valid\n";
         return exit_ok;
     }
     std::cout << "invalid\n";
     return exit_invalid;
+}
+
+int run_export_vk(const export_vk_args& a) {
+    if (!a.c1.empty()) return run_porep_export_vk(a);
+    if (a.params.empty()) throw error(errc::bad_input, "--params or --c1 is required");
+    return export_verifying_key(a.params, a.out);
 }
 
 int run_bench(const std::vector<std::string>& args) {

@@ -92,9 +92,17 @@ struct prove_args {
 struct verify_args {
     std::string c1;
     std::string params;
+    std::string vk;  // a verifying-key file (<parameters>.vk) instead of the parameters
     std::string proof;
     std::string inputs_file;
     std::vector<std::string> inputs_hex;
+};
+
+// `c2lab export-vk`: the verifying key of a parameters file as a .vk file.
+struct export_vk_args {
+    std::string params;
+    std::string c1;   // instead of params: the cached parameters of this C1 file's proof type
+    std::string out;  // empty: <parameters>.vk
 };
 
 struct gate_args {
@@ -153,6 +161,8 @@ int run_porep_verify(const verify_args& a);
 int run_setup(const setup_args& a);
 int run_prove(const prove_args& a);
 int run_verify(const verify_args& a);
+int run_export_vk(const export_vk_args& a);
+int run_porep_export_vk(const export_vk_args& a);  // porep_cmd.cpp: --c1
 int run_flags();
 int run_gate(const gate_args& a);                        // gate_cmd.cpp: 0 pass, 1 regression
 int run_baseline_update(const baseline_update_args& a);  // gate_cmd.cpp

@@ -13,6 +13,8 @@
 #include "core/rng.hpp"
 #include "groth16/params_file.hpp"
 #include "groth16/setup.hpp"
+#include "groth16/verifier.hpp"
+#include "groth16/vk_file.hpp"
 #include "pipeline/batch.hpp"
 #include "pipeline/params_cache.hpp"
 
@@ -87,6 +89,29 @@ void check_params_memory(const std::string& path) {
     pipeline::check_memory(need, 0);
 }
 
+groth16::prepared_verifying_key prepare_key(const groth16::verifying_key& vk, const std::string& source) {
+    try {
+        return groth16::prepare_verifying_key(vk);
+    } catch (const error& e) {
+        throw error(e.kind(), source + ": " + e.what());
+    }
+}
+
+int export_verifying_key(const std::string& params, const std::string& out) {
+    const std::string path = out.empty() ? groth16::vk_path_beside(params) : out;
+    if (path == params) throw error(errc::bad_input, "-o: " + path + " is the parameters file itself");
+    check_params_memory(params);
+    progress("export-vk", "reading " + params);
+    const auto t0 = clock_type::now();
+    const groth16::verifying_key vk = groth16::read_parameters(params).vk;
+    groth16::write_verifying_key(path, vk);
+    std::cout << "verifying key: " << path << " (" << std::filesystem::file_size(path) << " bytes, ic "
+              << vk.ic.size() << ": " << vk.ic.size() - 1 << " public inputs)\n"
+              << "parameters: " << params << "\n"
+              << "time: " << fmt_ms(ms_since(t0)) << "\n";
+    return 0;
+}
+
 int run_setup_request(const setup_request& r) {
     namespace fs = std::filesystem;
     const r1cs::shape_counter& sc = r.shape;
@@ -114,7 +139,7 @@ int run_setup_request(const setup_request& r) {
         if (!dir.empty()) fs::create_directories(dir);
         progress("setup", "writing " + out);
         t0 = clock_type::now();
-        groth16::write_parameters(out, *made);
+        groth16::write_parameters_and_vk(out, *made);  // and <out>.vk, bellperson's VerifyingKey layout
         t_write = ms_since(t0);
     };
     std::string path = r.out;
@@ -123,8 +148,14 @@ int run_setup_request(const setup_request& r) {
             pipeline::params_path(r.name, sc), make, [](const std::string& line) { progress("setup", line); }, r.force);
         path = c.path;
         if (!c.generated) {
+            // An entry made by an older c2lab (or interrupted after the parameters) has no .vk yet.
+            const bool vk_missing = !fs::exists(groth16::vk_path_beside(path));
+            if (vk_missing) progress("setup", "writing the missing " + groth16::vk_path_beside(path));
+            const std::string vk = groth16::ensure_vk_beside(path);
             std::cout << "parameters: " << path << " (cached" << (c.waited ? ", made by another c2lab process" : "")
                       << "; --force to make them again)\n"
+                      << "verifying key: " << vk << " (" << fs::file_size(vk) << " bytes"
+                      << (vk_missing ? ", written now" : "") << ")\n"
                       << "circuit: " << r.name << "\n"
                       << "constraints: " << sc.num_constraints() << "  inputs: " << sc.num_inputs()
                       << "  aux: " << sc.num_aux() << "\n";
@@ -134,7 +165,9 @@ int run_setup_request(const setup_request& r) {
         make(path);
     }
     const groth16::parameters& p = *made;
+    const std::string vk = groth16::vk_path_beside(path);
     std::cout << "parameters: " << path << " (" << fs::file_size(path) << " bytes)\n"
+              << "verifying key: " << vk << " (" << fs::file_size(vk) << " bytes)\n"
               << "circuit: " << r.name << "\n"
               << "constraints: " << sc.num_constraints() << "  domain: " << p.domain_size()
               << "  inputs: " << p.num_inputs() << "  aux: " << p.num_aux() << "\n"

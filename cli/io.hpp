@@ -14,6 +14,7 @@
 
 #include "core/file.hpp"
 #include "ff/fields.hpp"
+#include "groth16/keys.hpp"
 #include "r1cs/constraint_matrices.hpp"
 #include "r1cs/constraint_system.hpp"
 
@@ -65,6 +66,14 @@ int run_setup_request(const setup_request& r);
 
 // Before reading a parameters file whole (verify): its size against the available memory.
 void check_params_memory(const std::string& path);
+
+// verify's key: prepare_verifying_key (its consistency checked) with `source` (the .vk or
+// parameters file it came from) in front of any error.
+groth16::prepared_verifying_key prepare_key(const groth16::verifying_key& vk, const std::string& source);
+
+// export-vk: writes the verifying key of the parameters file `params` to `out` (empty:
+// <params>.vk) and prints what it wrote.
+int export_verifying_key(const std::string& params, const std::string& out);
 
 // --memory-budget as given to the CLI (GiB; 0: none) in bytes.
 inline uint64_t budget_bytes(double gib) { return gib > 0 ? uint64_t(gib * double(1ull << 30)) : 0; }

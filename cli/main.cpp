@@ -53,6 +53,7 @@ int main(int argc, char** argv) {
         "  c2lab setup --c1 c1.json\n"
         "  c2lab prove --c1 c1.json -o proof.bin\n"
         "  c2lab verify --c1 c1.json --proof proof.bin\n"
+        "  c2lab export-vk --c1 c1.json -o porep-2kib.vk\n"
         "Example (the hash-chain test circuit):\n"
         "  c2lab circuit-info --circuit hash-chain --steps 1000\n"
         "  c2lab setup --circuit hash-chain --steps 1000 -o params.bin\n"
@@ -299,9 +300,16 @@ int main(int argc, char** argv) {
                          "PoRep: the C1 file the proof answers; the public inputs of every partition are derived "
                          "from its commitments, seed and the graph")
         ->type_name("PATH");
-    s_verify->add_option("--params", verify.params,
-                         "parameters file (its verifying key is used); with --c1 the default is the cache")
-        ->type_name("PATH");
+    auto* o_verify_params = s_verify->add_option("--params", verify.params,
+                                                 "parameters file (its verifying key is used); with --c1 the default "
+                                                 "is the cache (its .vk when there, else its parameters)")
+                                ->type_name("PATH");
+    s_verify->add_option("--vk", verify.vk,
+                         "verifying-key file instead of the parameters (bellperson's VerifyingKey layout, as `c2lab "
+                         "setup` writes beside the parameters and `c2lab export-vk` exports): milliseconds instead of "
+                         "seconds")
+        ->type_name("PATH")
+        ->excludes(o_verify_params);
     s_verify->add_option("--proof", verify.proof, "proof file (192 bytes per partition)")->type_name("PATH")->required();
     auto* o_inputs = s_verify->add_option("--inputs", verify.inputs_file,
                                           "public-inputs file (as written by `c2lab prove`: one hex Fr per line)")
@@ -311,11 +319,36 @@ int main(int argc, char** argv) {
             ->type_name("HEX");
     o_inputs->excludes(o_input);
     s_verify->footer(
-        "Exit 2 on bad input: unreadable files, a malformed proof (wrong length, point not on the curve or\n"
-        "not in the subgroup), or a wrong number of public inputs.\n"
+        "The key: --vk FILE, or the verifying key inside --params FILE; with --c1 and neither, the cached\n"
+        "<entry>.vk when it is there, else the cached parameters (the key used is named on stderr).\n"
+        "Exit 2 on bad input: unreadable files, a malformed proof or verifying key (wrong length, point not\n"
+        "on the curve or not in the subgroup), a key for another circuit, or a wrong number of public inputs.\n"
         "Example:\n"
         "  c2lab verify --c1 c1.json --proof proof.bin\n"
-        "  c2lab verify --params params.bin --proof proof.bin --inputs proof.bin.inputs");
+        "  c2lab verify --c1 c1.json --proof proof.bin --vk params.bin.vk\n"
+        "  c2lab verify --params params.bin --proof proof.bin --inputs proof.bin.inputs\n"
+        "  c2lab verify --vk params.bin.vk --proof proof.bin --inputs proof.bin.inputs");
+
+    export_vk_args export_vk;
+    auto* s_export_vk = app.add_subcommand(
+        "export-vk",
+        "Write the verifying key of a parameters file as a .vk file (bellperson's VerifyingKey::write layout: "
+        "alpha_g1, beta_g1, beta_g2, gamma_g2, delta_g1, delta_g2 uncompressed, the ic count as u32 big-endian, "
+        "the ic points uncompressed), atomically.");
+    auto* o_export_params =
+        s_export_vk->add_option("--params", export_vk.params, "parameters file to read")->type_name("PATH");
+    s_export_vk->add_option("--c1", export_vk.c1, "instead of --params: the cached parameters of this C1 file's proof type")
+        ->type_name("PATH")
+        ->excludes(o_export_params);
+    s_export_vk->add_option("-o,--output", export_vk.out, "verifying-key file to write (default: <parameters>.vk)")
+        ->type_name("PATH");
+    s_export_vk->footer(
+        "`c2lab setup` already writes <parameters>.vk beside every parameters file; export-vk makes it again,\n"
+        "or elsewhere, from the parameters (read whole and checked: seconds for a PoRep circuit).\n"
+        "Example:\n"
+        "  c2lab export-vk --params params.bin                 # -> params.bin.vk\n"
+        "  c2lab export-vk --c1 c1.json -o porep-2kib.vk\n"
+        "  c2lab verify --vk porep-2kib.vk --c1 c1.json --proof proof.bin");
 
     std::vector<std::string> bench_pass;
     auto* s_bench = app.add_subcommand(
@@ -515,6 +548,7 @@ int main(int argc, char** argv) {
         if (*s_setup) return run_setup(setup);
         if (*s_prove) return run_prove(prove);
         if (*s_verify) return run_verify(verify);
+        if (*s_export_vk) return run_export_vk(export_vk);
         if (*s_flags) return run_flags();
         if (*s_gpu) {
             std::cout << c2lab::gpu::device_description() << "\n";

@@ -42,6 +42,30 @@ expect 0 "prove simdjson --json" "$BIN" prove --c1 "$T/c1.json" -o "$T/proof2.bi
   fail "prove --json: not the expected JSON"
 expect 0 "verify proof2" "$BIN" verify --c1 "$T/c1.json" --proof "$T/proof2.bin"
 
+# The verifying key beside the cache entry (868 bytes + 96 per ic point: 39 public inputs and the
+# one): verify --c1 prefers it to the parameters; export-vk reproduces it byte for byte.
+VK=$(ls "$T"/cache/params/StackedDrg2KiBV1_1-*.params.vk 2>/dev/null)
+[ -n "$VK" ] && [ "$(stat -c %s "$VK")" = $((868 + 40 * 96)) ] || fail "no 4708-byte .vk beside the cached parameters"
+has "$T/err" "verify proof2 key" "[verify] verifying key $VK"
+expect 0 "export-vk --c1" "$BIN" export-vk --c1 "$T/c1.json" -o "$T/exported.vk" && has "$T/out" "export-vk --c1" "ic 40"
+cmp -s "$VK" "$T/exported.vk" || fail "export-vk --c1: $T/exported.vk differs from the cached $VK"
+expect 0 "verify --vk" "$BIN" verify --c1 "$T/c1.json" --proof "$T/proof.bin" --vk "$T/exported.vk" && has "$T/out" "verify --vk" "valid"
+{ tail -c 48 "$T/proof.bin"; head -c 144 "$T/proof.bin" | tail -c 96; head -c 48 "$T/proof.bin"; } >"$T/swapped_vk.bin"
+expect 1 "verify --vk swapped A and C" "$BIN" verify --c1 "$T/c1.json" --proof "$T/swapped_vk.bin" --vk "$T/exported.vk"
+cp "$T/exported.vk" "$T/flipped.vk"
+printf '\x55' | dd of="$T/flipped.vk" bs=1 seek=$((868 + 5 * 96 + 95)) conv=notrunc status=none
+expect 2 "verify --vk corrupt" "$BIN" verify --c1 "$T/c1.json" --proof "$T/proof.bin" --vk "$T/flipped.vk" &&
+  has "$T/err" "verify --vk corrupt" "$T/flipped.vk: verifying key ic[5]"
+expect 0 "hash-chain setup" "$BIN" setup --circuit hash-chain --steps 4 -o "$T/hc.params"
+expect 2 "verify --vk of another circuit" "$BIN" verify --c1 "$T/c1.json" --proof "$T/proof.bin" --vk "$T/hc.params.vk" &&
+  has "$T/err" "verify --vk of another circuit" "was made for another circuit (ic count 2"
+# Without the cached .vk, verify falls back to the parameters; setup writes the missing .vk.
+rm -f "$VK"
+expect 0 "verify without the .vk" "$BIN" verify --c1 "$T/c1.json" --proof "$T/proof.bin" &&
+  has "$T/err" "verify without the .vk" "verifying key from the parameters"
+expect 0 "setup writes the missing .vk" "$BIN" setup --c1 "$T/c1.json" && has "$T/out" "setup writes the missing .vk" "written now"
+cmp -s "$VK" "$T/exported.vk" || fail "setup: the .vk it wrote again differs"
+
 # A changed byte: a point off the curve (2) or a wrong proof (1), never valid.
 cp "$T/proof.bin" "$T/tampered.bin"
 printf '\x55' | dd of="$T/tampered.bin" bs=1 seek=100 conv=notrunc status=none

@@ -62,6 +62,7 @@ quick_filter() {
     bench_probe) echo 'inject_slowdown:off' ;;
     bench_prove) echo 'prove/hash_chain' ;;
     bench_params) echo 'params/load/hash_chain' ;;
+    bench_verify) echo 'verify/hash_chain' ;;
     *) echo '.' ;;
   esac
 }

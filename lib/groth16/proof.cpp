@@ -68,7 +68,8 @@ verifying_key decode_verifying_key(std::span<const uint8_t> bytes) {
     constexpr size_t fixed = 96 * 3 + 192 * 3 + 4;
     if (bytes.size() < fixed)
         throw error(errc::bad_length, "verifying key: " + std::to_string(bytes.size()) +
-                                          " bytes, shorter than the fixed part (" + std::to_string(fixed) + ")");
+                                          " bytes, shorter than the fixed part (" + std::to_string(fixed) +
+                                          "): truncated");
     size_t at = 0;
     auto g1 = [&](const std::string& what) {
         auto s = bytes.subspan(at, 96);
@@ -92,7 +93,8 @@ verifying_key decode_verifying_key(std::span<const uint8_t> bytes) {
     if (bytes.size() - at != size_t{96} * n)
         throw error(errc::bad_length, "verifying key: ic count " + std::to_string(n) + " needs " +
                                           std::to_string(size_t{96} * n) + " bytes, " +
-                                          std::to_string(bytes.size() - at) + " follow");
+                                          std::to_string(bytes.size() - at) + " follow (" +
+                                          (bytes.size() - at < size_t{96} * n ? "truncated" : "trailing bytes") + ")");
     vk.ic.reserve(n);
     for (uint32_t i = 0; i < n; ++i) vk.ic.push_back(g1("ic[" + std::to_string(i) + "]"));
     return vk;

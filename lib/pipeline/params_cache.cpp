@@ -12,6 +12,7 @@
 #include "core/rng.hpp"
 #include "groth16/params_file.hpp"
 #include "groth16/setup.hpp"
+#include "groth16/vk_file.hpp"
 #include "pipeline/batch.hpp"
 #include "porep/circuit.hpp"
 #include "r1cs/constraint_matrices.hpp"
@@ -125,8 +126,8 @@ std::string ensure_porep_params(const porep::porep_config& cfg, uint64_t seed,
         groth16::setup_config scfg;
         scfg.progress = say;
         const groth16::parameters params = groth16::generate_parameters(cs, g, scfg);
-        say("writing " + path);
-        groth16::write_parameters(path, params);
+        say("writing " + path + " and its .vk");
+        groth16::write_parameters_and_vk(path, params);
     };
     return ensure_cached_params(porep_params_path(cfg, sc), make, progress).path;
 }

@@ -1,7 +1,8 @@
 // The Groth16 parameters cache of the PoRep circuits, shared by `c2lab setup --c1`,
 // `c2lab prove --c1` and bench_prove: one file per circuit shape under
 //   $C2LAB_CACHE_DIR, else $XDG_CACHE_HOME/c2lab, else $HOME/.cache/c2lab, else ./.c2lab-cache
-// then params/<registered proof>-c<constraints>-i<inputs>-a<aux>.params. A change to the
+// then params/<registered proof>-c<constraints>-i<inputs>-a<aux>.params, its verifying key
+// beside it as <entry>.vk (groth16/vk_file.hpp). A change to the
 // circuit changes the counts, and so the name; the file itself is versioned and checksummed
 // (groth16/params_file.hpp) and written atomically.
 //
@@ -46,7 +47,8 @@ cached_params ensure_cached_params(const std::string& path, const std::function<
                                    const std::function<void(const std::string&)>& progress = {}, bool force = false);
 
 // The cached parameters' path, generating them first (test toxic waste from `seed`, as
-// `c2lab setup --c1 --seed`) when the cache has none. progress gets one line per step.
+// `c2lab setup --c1 --seed`) when the cache has none, with the .vk beside them. progress gets
+// one line per step.
 std::string ensure_porep_params(const porep::porep_config& cfg, uint64_t seed,
                                 const std::function<void(const std::string&)>& progress = {});
 

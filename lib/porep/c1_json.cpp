@@ -21,6 +21,7 @@
 #include "core/error.hpp"
 #include "core/file.hpp"
 #include "ff/fields.hpp"
+#include "porep/params.hpp"
 
 namespace c2lab::porep {
 
@@ -28,53 +29,15 @@ namespace {
 
 // ---- registered proofs ------------------------------------------------------------------------
 
-// filecoin-proofs-api src/registry.rs (RegisteredSealProof, serde writes the variant name) and
-// src/seal.rs (VanillaSealProof: one variant per sector size, named ...V1 for every version).
-struct proof_kind {
-    std::string_view registered_proof;
-    uint64_t sector_size;
-    std::string_view vanilla_variant;
-};
-
-constexpr uint64_t kib = 1024, mib = 1024 * kib, gib = 1024 * mib;
-
-constexpr proof_kind proof_kinds[] = {
-    {"StackedDrg2KiBV1_1", 2 * kib, "StackedDrg2KiBV1"},
-    {"StackedDrg8MiBV1_1", 8 * mib, "StackedDrg8MiBV1"},
-    {"StackedDrg512MiBV1_1", 512 * mib, "StackedDrg512MiBV1"},
-    {"StackedDrg32GiBV1_1", 32 * gib, "StackedDrg32GiBV1"},
-    {"StackedDrg64GiBV1_1", 64 * gib, "StackedDrg64GiBV1"},
-    {"StackedDrg2KiBV1_2_Feat_NonInteractivePoRep", 2 * kib, "StackedDrg2KiBV1"},
-    {"StackedDrg8MiBV1_2_Feat_NonInteractivePoRep", 8 * mib, "StackedDrg8MiBV1"},
-    {"StackedDrg512MiBV1_2_Feat_NonInteractivePoRep", 512 * mib, "StackedDrg512MiBV1"},
-    {"StackedDrg32GiBV1_2_Feat_NonInteractivePoRep", 32 * gib, "StackedDrg32GiBV1"},
-    {"StackedDrg64GiBV1_2_Feat_NonInteractivePoRep", 64 * gib, "StackedDrg64GiBV1"},
-};
-
-constexpr std::string_view vanilla_variants[] = {"StackedDrg2KiBV1", "StackedDrg8MiBV1", "StackedDrg512MiBV1",
-                                                 "StackedDrg32GiBV1", "StackedDrg64GiBV1"};
+// The registered proofs and their VanillaSealProof variants are porep/params.hpp's one table
+// (registered_seal_proofs): the decoder accepts exactly the proofs the circuit proves.
 constexpr std::string_view proof_data_variants[] = {"Single", "Sub", "Top"};
-
-const proof_kind* find_proof_kind(std::string_view name) noexcept {
-    for (const auto& k : proof_kinds)
-        if (k.registered_proof == name) return &k;
-    return nullptr;
-}
 
 std::string join(std::span<const std::string_view> names) {
     std::string s;
     for (auto n : names) {
         if (!s.empty()) s += ", ";
         s += n;
-    }
-    return s;
-}
-
-std::string accepted_registered_proofs() {
-    std::string s;
-    for (const auto& k : proof_kinds) {
-        if (!s.empty()) s += ", ";
-        s += k.registered_proof;
     }
     return s;
 }
@@ -497,15 +460,17 @@ struct walker {
         const V rp = field(v, rf);
         expect(rp, jkind::string, rf, "a string (RegisteredSealProof)");
         const std::string_view name = A::as_string(rp);
-        const proof_kind* kind = find_proof_kind(name);
-        if (kind == nullptr)
-            fail(errc::bad_input, rf,
-                 "unknown registered proof \"" + std::string(name) + "\" (accepted: " + accepted_registered_proofs() +
-                     ")");
+        const registered_seal_proof* kind = nullptr;
+        try {
+            kind = &supported_seal_proof(name);
+        } catch (const error& e) {
+            fail(e.kind(), rf, e.what());
+        }
         out.registered_proof = std::string(name);
 
         const path_node vf = key_node(p, "vanilla_proofs");
-        const auto [variant_name, partitions] = variant(field(v, vf), vf, "VanillaSealProof", vanilla_variants);
+        const auto [variant_name, partitions] =
+            variant(field(v, vf), vf, "VanillaSealProof", vanilla_seal_proof_variants());
         const path_node pf = key_node(vf, variant_name);
         if (variant_name != kind->vanilla_variant)
             fail(errc::bad_input, pf,
@@ -574,7 +539,7 @@ simdjson::padded_string decode_phase1_out(std::string_view b64, const path_node&
 }
 
 void check_sector_size(const c1_file& f, const path_node& outer_root) {
-    const proof_kind* kind = find_proof_kind(f.phase1_out.registered_proof);
+    const registered_seal_proof* kind = find_registered_seal_proof(f.phase1_out.registered_proof);
     if (kind != nullptr && kind->sector_size == f.sector_size) return;
     fail(errc::bad_input, key_node(outer_root, "SectorSize"),
          std::to_string(f.sector_size) + " does not match Phase1Out.registered_proof \"" +
@@ -693,16 +658,11 @@ std::string_view to_string(c1_json_decoder decoder) noexcept {
     return "?";
 }
 
-uint64_t c1_sector_size_of(std::string_view registered_proof) noexcept {
-    const proof_kind* k = find_proof_kind(registered_proof);
-    return k != nullptr ? k->sector_size : 0;
-}
-
 std::string encode_c1_output_json(const c1_output& out) {
-    const proof_kind* kind = find_proof_kind(out.registered_proof);
+    // Any registered seal proof is written (the decoder refuses those c2lab does not prove).
+    const registered_seal_proof* kind = find_registered_seal_proof(out.registered_proof);
     if (kind == nullptr)
-        throw error(errc::bad_input, "encode_c1_output_json: unknown registered proof \"" + out.registered_proof +
-                                         "\" (accepted: " + accepted_registered_proofs() + ")");
+        throw error(errc::bad_input, "encode_c1_output_json: unknown registered proof \"" + out.registered_proof + "\"");
     ojson partitions = ojson::array();
     for (const auto& part : out.vanilla_proofs) {
         ojson proofs = ojson::array();

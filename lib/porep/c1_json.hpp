@@ -24,6 +24,9 @@
 // ("_h" is Column's PhantomData, which serde writes as null; storage-proofs-core
 // src/merkle/proof.rs, filecoin-hashers src/{sha256,poseidon}.rs.)
 //
+// registered_proof must be one that c2lab's circuit proves (porep/params.hpp, one table for the
+// decoder and the circuit): a known proof it does not prove (NI-PoRep, Synthetic PoRep, API
+// 1.0.0) is refused with the reason, any other name as unknown (errc::bad_input).
 // Decoding is strict about syntax, types and single values (errc::bad_input, bad_length for a
 // wrong-size byte array, non_canonical for a hash >= r) and names the JSON path in every
 // message; counts against the proof type (partitions, challenges, layers, path lengths) are
@@ -51,10 +54,6 @@ enum class c1_json_decoder { nlohmann, simdjson };
 
 c1_json_decoder parse_c1_json_decoder(std::string_view name);  // "nlohmann" | "simdjson"
 std::string_view to_string(c1_json_decoder decoder) noexcept;
-
-// The registered proofs a C1 file may name: StackedDrg{2KiB,8MiB,512MiB,32GiB,64GiB}V1_1 and
-// StackedDrg{...}V1_2_Feat_NonInteractivePoRep; 0 for any other name.
-uint64_t c1_sector_size_of(std::string_view registered_proof) noexcept;
 
 // Compact JSON exactly as serde_json / Go's encoding/json write it (fields in declaration order).
 std::string encode_c1_output_json(const c1_output& out);

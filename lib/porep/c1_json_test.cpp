@@ -150,7 +150,7 @@ TEST(c1_json, round_trip_sub_and_top_merkle_proofs) {
     // 32 GiB: tree_r_last <8,8,0> (ProofData::Sub); 64 GiB: <8,8,2> (ProofData::Top). Fewer
     // levels than the real trees: the format does not care.
     const shape s32{"StackedDrg32GiBV1_1", uint64_t{32} << 30, 2, 1, 3, 1, 0, 5, 3};
-    const shape s64{"StackedDrg64GiBV1_2_Feat_NonInteractivePoRep", uint64_t{64} << 30, 1, 2, 3, 1, 1, 5, 3};
+    const shape s64{"StackedDrg64GiBV1_1", uint64_t{64} << 30, 1, 2, 3, 1, 1, 5, 3};
     for (const auto& s : {s32, s64}) {
         const c1_file f = random_c1(3, s);
         const std::string text = encode_c1_file(f);
@@ -282,8 +282,6 @@ TEST(c1_json, decoder_names) {
         EXPECT_NE(msg.find("nlohmann"), std::string::npos);
         EXPECT_NE(msg.find("simdjson"), std::string::npos);
     }
-    EXPECT_EQ(c1_sector_size_of("StackedDrg32GiBV1_1"), uint64_t{32} << 30);
-    EXPECT_EQ(c1_sector_size_of("StackedDrg32GiBV1"), 0u);
 }
 
 // ---- malformed input: every class, both decoders, the same error kind --------------------------
@@ -468,13 +466,54 @@ TEST_F(malformed, non_canonical_field_element) {
 }
 
 TEST_F(malformed, unknown_registered_proof) {
-    for (const char* name : {"StackedDrg2KiBV1", "StackedDrg2KiBV1_1_Feat_SyntheticPoRep", "StackedDrg4KiBV1_1", ""}) {
+    for (const char* name : {"StackedDrg4KiBV1_1", "stackeddrg2kibv1_1", "StackedDrg2KiBV1_2", ""}) {
         inner["registered_proof"] = name;
         expect_file_error(text(), errc::bad_input,
                           {"Phase1Out.registered_proof: unknown registered proof \"" + std::string(name) + "\"",
-                           "StackedDrg2KiBV1_1, StackedDrg8MiBV1_1, StackedDrg512MiBV1_1, StackedDrg32GiBV1_1, "
-                           "StackedDrg64GiBV1_1",
-                           "StackedDrg64GiBV1_2_Feat_NonInteractivePoRep"});
+                           "(supported: StackedDrg2KiBV1_1, StackedDrg8MiBV1_1, StackedDrg512MiBV1_1, "
+                           "StackedDrg32GiBV1_1, StackedDrg64GiBV1_1)"});
+    }
+}
+
+// Registered proofs that the circuit does not prove are refused by the decoder, with the reason
+// (porep/params.hpp: one table for both).
+TEST_F(malformed, unsupported_registered_proof) {
+    const struct {
+        const char* name;
+        const char* why;
+    } cases[] = {
+        {"StackedDrg2KiBV1_2_Feat_NonInteractivePoRep", "NI-PoRep (non-interactive PoRep) is not supported"},
+        {"StackedDrg2KiBV1_1_Feat_SyntheticPoRep", "Synthetic PoRep is not supported"},
+        {"StackedDrg2KiBV1", "API version 1.0.0 proofs are not supported"},
+    };
+    for (const auto& c : cases) {
+        inner["registered_proof"] = c.name;
+        expect_file_error(text(), errc::bad_input,
+                          {"Phase1Out.registered_proof: registered proof \"" + std::string(c.name) + "\": " + c.why,
+                           "(supported: StackedDrg2KiBV1_1,"});
+    }
+}
+
+// A whole NI-PoRep C1 file as the encoder writes it (the encoder writes any registered proof):
+// refused, by both decoders, whatever its sector size.
+TEST(c1_json, non_interactive_porep_file_is_refused) {
+    for (const char* name : {"StackedDrg2KiBV1_2_Feat_NonInteractivePoRep", "StackedDrg32GiBV1_2_Feat_NonInteractivePoRep"}) {
+        c1_file f = random_c1(4);
+        f.phase1_out.registered_proof = name;
+        const std::string text = encode_c1_file(f);
+        for (auto d : both_decoders) {
+            try {
+                decode_c1_file(text, d);
+                ADD_FAILURE() << name << " decoded with " << to_string(d);
+            } catch (const error& e) {
+                EXPECT_EQ(e.kind(), errc::bad_input);
+                EXPECT_NE(std::string(e.what()).find("NI-PoRep (non-interactive PoRep) is not supported"),
+                          std::string::npos)
+                    << e.what();
+            }
+        }
+        f.phase1_out.registered_proof = "StackedDrg2KiBV1_1";  // the same file with a supported name decodes
+        EXPECT_EQ(decode_c1_file(encode_c1_file(f)), f);
     }
 }
 

@@ -13,18 +13,58 @@ constexpr uint64_t kib = 1ull << 10;
 constexpr uint64_t mib = 1ull << 20;
 constexpr uint64_t gib = 1ull << 30;
 
-// One row per V1_1 registered seal proof. Sources (rust-fil-proofs):
+// The registered seal proofs (params.hpp): rust-filecoin-proofs-api src/registry.rs
+// (RegisteredSealProof, REGISTERED_PROOF_IDS, version()) and src/seal.rs (VanillaSealProof).
+constexpr std::string_view vanilla_variants[] = {"StackedDrg2KiBV1", "StackedDrg8MiBV1", "StackedDrg512MiBV1",
+                                                 "StackedDrg32GiBV1", "StackedDrg64GiBV1"};
+
+constexpr registered_seal_proof seal_row(std::string_view name, uint64_t id, api_version api, seal_feature feature,
+                                         uint64_t sector_size, size_t size_index) {
+    return {name, id, api, feature, sector_size, vanilla_variants[size_index],
+            api == api_version::v1_1_0 && feature == seal_feature::none};
+}
+
+using enum api_version;
+using enum seal_feature;
+constexpr registered_seal_proof seal_proofs[] = {
+    seal_row("StackedDrg2KiBV1", 0, v1_0_0, none, 2 * kib, 0),
+    seal_row("StackedDrg8MiBV1", 1, v1_0_0, none, 8 * mib, 1),
+    seal_row("StackedDrg512MiBV1", 2, v1_0_0, none, 512 * mib, 2),
+    seal_row("StackedDrg32GiBV1", 3, v1_0_0, none, 32 * gib, 3),
+    seal_row("StackedDrg64GiBV1", 4, v1_0_0, none, 64 * gib, 4),
+    seal_row("StackedDrg2KiBV1_1", 5, v1_1_0, none, 2 * kib, 0),
+    seal_row("StackedDrg8MiBV1_1", 6, v1_1_0, none, 8 * mib, 1),
+    seal_row("StackedDrg512MiBV1_1", 7, v1_1_0, none, 512 * mib, 2),
+    seal_row("StackedDrg32GiBV1_1", 8, v1_1_0, none, 32 * gib, 3),
+    seal_row("StackedDrg64GiBV1_1", 9, v1_1_0, none, 64 * gib, 4),
+    seal_row("StackedDrg2KiBV1_1_Feat_SyntheticPoRep", 10, v1_2_0, synthetic_porep, 2 * kib, 0),
+    seal_row("StackedDrg8MiBV1_1_Feat_SyntheticPoRep", 11, v1_2_0, synthetic_porep, 8 * mib, 1),
+    seal_row("StackedDrg512MiBV1_1_Feat_SyntheticPoRep", 12, v1_2_0, synthetic_porep, 512 * mib, 2),
+    seal_row("StackedDrg32GiBV1_1_Feat_SyntheticPoRep", 13, v1_2_0, synthetic_porep, 32 * gib, 3),
+    seal_row("StackedDrg64GiBV1_1_Feat_SyntheticPoRep", 14, v1_2_0, synthetic_porep, 64 * gib, 4),
+    seal_row("StackedDrg2KiBV1_2_Feat_NonInteractivePoRep", 15, v1_2_0, non_interactive_porep, 2 * kib, 0),
+    seal_row("StackedDrg8MiBV1_2_Feat_NonInteractivePoRep", 16, v1_2_0, non_interactive_porep, 8 * mib, 1),
+    seal_row("StackedDrg512MiBV1_2_Feat_NonInteractivePoRep", 17, v1_2_0, non_interactive_porep, 512 * mib, 2),
+    seal_row("StackedDrg32GiBV1_2_Feat_NonInteractivePoRep", 18, v1_2_0, non_interactive_porep, 32 * gib, 3),
+    seal_row("StackedDrg64GiBV1_2_Feat_NonInteractivePoRep", 19, v1_2_0, non_interactive_porep, 64 * gib, 4),
+};
+
+// The seal proof of a sector size, API version and feature (nullptr when there is none).
+const registered_seal_proof* find_seal_proof(uint64_t sector_size, api_version api, seal_feature feature) noexcept {
+    for (const auto& p : seal_proofs)
+        if (p.sector_size == sector_size && p.api == api && p.feature == feature) return &p;
+    return nullptr;
+}
+
+// The circuit's shape of each sector size (the V1_1 rows). Sources (rust-fil-proofs):
 //   filecoin-proofs/src/constants.rs: POREP_PARTITIONS (1 below 32 GiB, 10 for 32/64 GiB),
 //     LAYERS (2 below 32 GiB, 11 for 32/64 GiB), get_porep_interactive_minimum_challenges
 //     (2 below 32 GiB, 176 for 32/64 GiB), SectorShape2KiB/8MiB/512MiB = <8,0,0>,
 //     SectorShape32GiB = <8,8,0>, SectorShape64GiB = <8,8,2>;
 //   filecoin-proofs/src/parameters.rs select_challenges: per partition div_ceil(min, partitions);
 //   storage-proofs-core/src/merkle/builders.rs get_base_tree_count;
-// rust-filecoin-proofs-api/src/registry.rs: names, REGISTERED_PROOF_IDS 5..9, version V1_1_0,
-//   nonce 0.
+// the name and id are those of the V1_1 seal proof of the size (version V1_1_0, nonce 0).
 struct row {
-    const char* name;
-    uint64_t id;
     uint64_t sector_size;
     uint32_t layers;
     uint32_t partitions;
@@ -34,20 +74,22 @@ struct row {
 };
 
 constexpr row rows[] = {
-    {"StackedDrg2KiBV1_1", 5, 2 * kib, 2, 1, 2, 0, 0},
-    {"StackedDrg8MiBV1_1", 6, 8 * mib, 2, 1, 2, 0, 0},
-    {"StackedDrg512MiBV1_1", 7, 512 * mib, 2, 1, 2, 0, 0},
-    {"StackedDrg32GiBV1_1", 8, 32 * gib, 11, 10, 176, 8, 0},
-    {"StackedDrg64GiBV1_1", 9, 64 * gib, 11, 10, 176, 8, 2},
+    {2 * kib, 2, 1, 2, 0, 0},
+    {8 * mib, 2, 1, 2, 0, 0},
+    {512 * mib, 2, 1, 2, 0, 0},
+    {32 * gib, 11, 10, 176, 8, 0},
+    {64 * gib, 11, 10, 176, 8, 2},
 };
 constexpr size_t row_count = sizeof(rows) / sizeof(rows[0]);
 
 porep_config make_config(const row& r) {
+    const registered_seal_proof* p = find_seal_proof(r.sector_size, api_version::v1_1_0, seal_feature::none);
+    if (p == nullptr) throw error(errc::internal, "no V1_1 seal proof of " + std::to_string(r.sector_size) + " bytes");
     porep_config c;
-    c.registered_proof = r.name;
-    c.registered_proof_id = r.id;
-    c.api = api_version::v1_1_0;
-    c.porep_id = make_porep_id(r.id, 0);
+    c.registered_proof = std::string(p->name);
+    c.registered_proof_id = p->id;
+    c.api = p->api;
+    c.porep_id = make_porep_id(p->id, 0);
     c.sector_size = r.sector_size;
     c.nodes = r.sector_size / node_size;
     c.layers = r.layers;
@@ -127,17 +169,13 @@ api_version parse_api_version(std::string_view text) {
 porep_config config_for_api(uint64_t sector_size, api_version api) {
     porep_config c = config_for_sector(sector_size);
     if (api == api_version::v1_1_0) return c;
-    size_t row_index = 0;
-    while (row_index < row_count && rows[row_index].sector_size != sector_size) ++row_index;
-    std::string name = c.registered_proof;  // StackedDrg<size>V1_1
-    name.resize(name.size() - 2);           // StackedDrg<size>V1
-    if (api == api_version::v1_0_0) {
-        c.registered_proof = name;
-        c.registered_proof_id = row_index;  // 0..4
-    } else {
-        c.registered_proof = name + "_1_Feat_SyntheticPoRep";
-        c.registered_proof_id = 10 + row_index;  // 10..14
-    }
+    const registered_seal_proof* p = find_seal_proof(
+        sector_size, api, api == api_version::v1_2_0 ? seal_feature::synthetic_porep : seal_feature::none);
+    if (p == nullptr)
+        throw error(errc::internal, "no registered seal proof of " + std::to_string(sector_size) + " bytes at API " +
+                                        std::string(to_string(api)));
+    c.registered_proof = std::string(p->name);
+    c.registered_proof_id = p->id;
     c.api = api;
     c.porep_id = make_porep_id(c.registered_proof_id, 0);
     return c;
@@ -189,13 +227,39 @@ const porep_config& config_for_sector(uint64_t sector_size) {
                                      allowed_sizes() + ")");
 }
 
+std::span<const registered_seal_proof> registered_seal_proofs() noexcept { return seal_proofs; }
+
+std::span<const std::string_view> vanilla_seal_proof_variants() noexcept { return vanilla_variants; }
+
+const registered_seal_proof* find_registered_seal_proof(std::string_view name) noexcept {
+    for (const auto& p : seal_proofs)
+        if (p.name == name) return &p;
+    return nullptr;
+}
+
+const registered_seal_proof& supported_seal_proof(std::string_view name) {
+    const registered_seal_proof* p = find_registered_seal_proof(name);
+    if (p != nullptr && p->supported) return *p;
+    std::string supported;
+    for (const auto& s : seal_proofs)
+        if (s.supported) supported += (supported.empty() ? "" : ", ") + std::string(s.name);
+    if (p == nullptr)
+        throw error(errc::bad_input, "unknown registered proof \"" + std::string(name) +
+                                         "\" (supported: " + supported + ")");
+    std::string why;
+    switch (p->feature) {
+        case seal_feature::non_interactive_porep: why = "NI-PoRep (non-interactive PoRep) is not supported"; break;
+        case seal_feature::synthetic_porep: why = "Synthetic PoRep is not supported"; break;
+        case seal_feature::none:
+            why = "API version " + std::string(to_string(p->api)) + " proofs are not supported";
+            break;
+    }
+    throw error(errc::bad_input, "registered proof \"" + std::string(name) + "\": " + why + " (supported: " +
+                                     supported + ")");
+}
+
 const porep_config& config_for_proof(std::string_view registered_proof) {
-    for (const auto& c : table())
-        if (c.registered_proof == registered_proof) return c;
-    std::string names;
-    for (const auto& c : table()) names += (names.empty() ? "" : ", ") + c.registered_proof;
-    throw error(errc::bad_input, "registered proof \"" + std::string(registered_proof) +
-                                     "\" is not supported (expected one of " + names + ")");
+    return config_for_sector(supported_seal_proof(registered_proof).sector_size);
 }
 
 uint64_t parse_sector_size(std::string_view text) {

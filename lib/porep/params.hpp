@@ -47,12 +47,51 @@ struct porep_config {
     uint32_t proven_challenges() const noexcept { return partitions * challenges_per_partition; }
 };
 
+// The one table of registered seal proofs: every RegisteredSealProof of
+// rust-filecoin-proofs-api (src/registry.rs), in its order, with its serde name,
+// REGISTERED_PROOF_IDS value, API version (RegisteredSealProof::version), feature and sector
+// size, and the VanillaSealProof variant a C1 file holds its vanilla proofs under (src/seal.rs:
+// one variant per sector size, "StackedDrg<size>V1" whatever the version):
+//
+//   ids  0..4   StackedDrg<size>V1                                API 1.0.0
+//   ids  5..9   StackedDrg<size>V1_1                              API 1.1.0
+//   ids 10..14  StackedDrg<size>V1_1_Feat_SyntheticPoRep          API 1.2.0 (the "1_1" in the
+//               published name is registry.rs's own historical mistake)
+//   ids 15..19  StackedDrg<size>V1_2_Feat_NonInteractivePoRep     API 1.2.0
+//
+// The C1 decoder (c1_json.hpp) and the circuit (config_for_proof) both take their answer from
+// here: c2lab's circuit proves the V1_1 rows (`supported`); a C1 file naming any other row is
+// refused with the reason (e.g. "NI-PoRep (non-interactive PoRep) is not supported"), a name
+// outside the table as unknown.
+enum class seal_feature { none, synthetic_porep, non_interactive_porep };
+
+struct registered_seal_proof {
+    std::string_view name;             // serde name, e.g. "StackedDrg2KiBV1_1"
+    uint64_t id = 0;                   // REGISTERED_PROOF_IDS
+    api_version api = api_version::v1_1_0;
+    seal_feature feature = seal_feature::none;
+    uint64_t sector_size = 0;          // bytes
+    std::string_view vanilla_variant;  // VanillaSealProof variant, e.g. "StackedDrg2KiBV1"
+    bool supported = false;            // c2lab's circuit proves it (the V1_1 rows)
+};
+
+std::span<const registered_seal_proof> registered_seal_proofs() noexcept;
+// The row of a serde name (exact, case-sensitive), or nullptr.
+const registered_seal_proof* find_registered_seal_proof(std::string_view name) noexcept;
+// The VanillaSealProof variants, one per sector size: StackedDrg2KiBV1 .. StackedDrg64GiBV1.
+std::span<const std::string_view> vanilla_seal_proof_variants() noexcept;
+// The row of a name c2lab proves; otherwise c2lab::error(errc::bad_input): for a name outside
+// the table "unknown registered proof \"<name>\"", for a known one the reason it is not
+// supported; both list the supported names.
+const registered_seal_proof& supported_seal_proof(std::string_view name);
+
 // The V1_1 registered seal proofs, by sector size: 2 KiB, 8 MiB, 512 MiB, 32 GiB, 64 GiB.
 std::span<const porep_config> registered_configs() noexcept;
 
 // Throws c2lab::error(errc::bad_input) naming the size and listing the supported ones.
 const porep_config& config_for_sector(uint64_t sector_size);
-// By the serde name (e.g. "StackedDrg2KiBV1_1"); throws c2lab::error(errc::bad_input).
+// By the serde name (e.g. "StackedDrg2KiBV1_1"); a name supported_seal_proof refuses throws its
+// c2lab::error(errc::bad_input).
 const porep_config& config_for_proof(std::string_view registered_proof);
 
 // "2KiB", "8MiB", "512MiB", "32GiB", "64GiB" (unit case-insensitive) or a plain byte count of one
@@ -68,11 +107,12 @@ porep_id_bytes make_porep_id(uint64_t registered_proof_id, uint64_t nonce = 0) n
 // c2lab::error(errc::bad_input) naming the text.
 api_version parse_api_version(std::string_view text);
 
-// The registered seal proof of a sector size at an API version (rust-filecoin-proofs-api
-// registry.rs): V1_0_0 the StackedDrg<size>V1 proofs (ids 0..4), V1_1_0 the V1_1 ones (ids
-// 5..9, as config_for_sector), V1_2_0 the StackedDrg<size>V1_1_Feat_SyntheticPoRep ones (ids
-// 10..14, the first proofs registered with V1_2_0). Only the graph inputs (porep id, api
-// version) change; layers, partitions, challenges and trees are those of the V1_1 row.
+// The registered seal proof of a sector size at an API version (a row of
+// registered_seal_proofs without a feature, or with Synthetic PoRep for V1_2_0):
+// V1_0_0 the StackedDrg<size>V1 proofs (ids 0..4), V1_1_0 the V1_1 ones (ids 5..9, as
+// config_for_sector), V1_2_0 the StackedDrg<size>V1_1_Feat_SyntheticPoRep ones (ids 10..14,
+// the first proofs registered with V1_2_0). Only the graph inputs (porep id, api version)
+// change; layers, partitions, challenges and trees are those of the V1_1 row.
 porep_config config_for_api(uint64_t sector_size, api_version api);
 
 // A shape outside the registered proofs, as rust-fil-proofs' circuit tests build them

@@ -105,6 +105,68 @@ TEST(params, unknown_sizes_and_names_throw) {
     }
 }
 
+// rust-filecoin-proofs-api src/registry.rs: RegisteredSealProof in declaration order, ids
+// 0..19 (REGISTERED_PROOF_IDS), version(); src/seal.rs: the VanillaSealProof variant per size.
+TEST(params, registered_seal_proofs_match_registry) {
+    const char* sizes[] = {"2KiB", "8MiB", "512MiB", "32GiB", "64GiB"};
+    const char* suffixes[] = {"V1", "V1_1", "V1_1_Feat_SyntheticPoRep", "V1_2_Feat_NonInteractivePoRep"};
+    const api_version apis[] = {api_version::v1_0_0, api_version::v1_1_0, api_version::v1_2_0, api_version::v1_2_0};
+    const seal_feature features[] = {seal_feature::none, seal_feature::none, seal_feature::synthetic_porep,
+                                     seal_feature::non_interactive_porep};
+    const auto all = registered_seal_proofs();
+    ASSERT_EQ(all.size(), 20u);
+    for (size_t group = 0; group < 4; ++group)
+        for (size_t k = 0; k < 5; ++k) {
+            const registered_seal_proof& p = all[group * 5 + k];
+            const std::string name = std::string("StackedDrg") + sizes[k] + suffixes[group];
+            EXPECT_EQ(p.name, name);
+            EXPECT_EQ(p.id, group * 5 + k) << name;
+            EXPECT_EQ(p.api, apis[group]) << name;
+            EXPECT_EQ(p.feature, features[group]) << name;
+            EXPECT_EQ(p.sector_size, parse_sector_size(sizes[k])) << name;
+            EXPECT_EQ(p.vanilla_variant, std::string("StackedDrg") + sizes[k] + "V1") << name;
+            EXPECT_EQ(p.supported, group == 1) << name;
+            EXPECT_EQ(find_registered_seal_proof(name), &p);
+            if (p.supported) {
+                EXPECT_EQ(&supported_seal_proof(name), &p);
+                EXPECT_EQ(config_for_proof(name).registered_proof, name);
+                EXPECT_EQ(config_for_proof(name).registered_proof_id, p.id);
+            }
+            if (group != 3) {  // config_for_api names the proof of its version (V1_2: Synthetic PoRep)
+                const porep_config c = config_for_api(p.sector_size, p.api);
+                EXPECT_EQ(c.registered_proof, name);
+                EXPECT_EQ(c.porep_id, make_porep_id(p.id));
+            }
+        }
+    EXPECT_EQ(find_registered_seal_proof("StackedDrg2KiBV1_2"), nullptr);
+    EXPECT_EQ(vanilla_seal_proof_variants().size(), 5u);
+}
+
+// The circuit refuses what the C1 decoder refuses, with the same reason.
+TEST(params, unsupported_proofs_name_the_reason) {
+    const struct {
+        const char* name;
+        const char* why;
+    } cases[] = {
+        {"StackedDrg32GiBV1_2_Feat_NonInteractivePoRep", "NI-PoRep (non-interactive PoRep) is not supported"},
+        {"StackedDrg64GiBV1_1_Feat_SyntheticPoRep", "Synthetic PoRep is not supported"},
+        {"StackedDrg8MiBV1", "API version 1.0.0 proofs are not supported"},
+        {"StackedDrg8MiBV1_3", "unknown registered proof"},
+    };
+    for (const auto& c : cases) {
+        try {
+            config_for_proof(c.name);
+            ADD_FAILURE() << c.name;
+        } catch (const error& e) {
+            EXPECT_EQ(e.kind(), errc::bad_input);
+            const std::string msg = e.what();
+            EXPECT_NE(msg.find(c.why), std::string::npos) << msg;
+            EXPECT_NE(msg.find(c.name), std::string::npos) << msg;
+            EXPECT_NE(msg.find("supported: StackedDrg2KiBV1_1, StackedDrg8MiBV1_1"), std::string::npos) << msg;
+        }
+    }
+}
+
 TEST(params, parse_sector_size_accepts) {
     EXPECT_EQ(parse_sector_size("2KiB"), 2048u);
     EXPECT_EQ(parse_sector_size("8MiB"), 8ull << 20);
