@@ -47,6 +47,9 @@ double to_nanoseconds(double value, std::string_view unit, const std::string& wh
 
 std::vector<std::string> fingerprint_differences(const machine_fingerprint& b, const machine_fingerprint& c) {
     std::vector<std::string> out;
+    auto kind = [](const machine_fingerprint& m) { return m.counts_instructions() ? "instruction counts" : "timings"; };
+    if (b.counts_instructions() != c.counts_instructions())
+        out.push_back(std::string("kind: baseline ") + kind(b) + ", current " + kind(c));
     if (b.counts_instructions() && c.counts_instructions()) {
         if (b.compiler != c.compiler)
             out.push_back("compiler: baseline " + show(b.compiler) + ", current " + show(c.compiler));

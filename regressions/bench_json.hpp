@@ -52,7 +52,8 @@ struct machine_fingerprint {
 
 // "field: baseline 'a', current 'b'" for every compared field that differs; empty when the
 // fingerprints match. Timed runs compare the machine (cpu_model, num_cpus, build_type);
-// two instruction-count runs compare the toolchain (compiler, valgrind, build_type).
+// two instruction-count runs compare the toolchain (compiler, valgrind, build_type); a timed
+// run and a count never match.
 std::vector<std::string> fingerprint_differences(const machine_fingerprint& baseline,
                                                  const machine_fingerprint& current);
 

@@ -10,6 +10,8 @@
 #include <gtest/gtest.h>
 #include <openssl/evp.h>
 
+#include <nlohmann/json.hpp>
+
 #include "ec/encoding.hpp"
 #include "groth16/params_file.hpp"
 #include "groth16/proof.hpp"

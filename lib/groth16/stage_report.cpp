@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include <nlohmann/json.hpp>
+
 namespace c2lab::groth16 {
 
 void stage_report::add(std::string_view name, double ms) {

@@ -8,6 +8,8 @@
 #include <map>
 #include <set>
 
+#include <nlohmann/json.hpp>
+
 #include "core/error.hpp"
 #include "core/rng.hpp"
 #include "groth16/setup.hpp"

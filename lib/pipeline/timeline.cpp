@@ -6,6 +6,8 @@
 #include <map>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "regressions/report_text.hpp"
 
 namespace c2lab::pipeline {
