@@ -5,6 +5,7 @@ set -euo pipefail
 
 PACKAGES=(
   cmake g++ make pkg-config python3
+  ninja-build ccache              # builds: Ninja, and a compiler cache keyed relative to the checkout
   libgtest-dev libbenchmark-dev   # tests and benchmarks
   libtbb-dev                      # oneTBB: parallel stages
   libboost-dev                    # Boost.Container small_vector (the lc_indexer variants)
