@@ -344,7 +344,7 @@ int run_porep_prove(const prove_args& a) {
             groth16::scoped_stage st(&report, "synthesize");
             job = pipeline::synthesize_porep_job(circuits[k], flags, sc.hint(), pce);
         }
-        const groth16::proof pf = groth16::create_proof(params, job->witness(), r, s, pcfg, &report);
+        const groth16::proof pf = pipeline::prove_job(params, *job, r, s, pcfg, &report);
         const auto pb = groth16::encode_proof(pf);
         bytes.insert(bytes.end(), pb.begin(), pb.end());
     }

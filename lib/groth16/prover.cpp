@@ -47,7 +47,7 @@ std::vector<fr> select_by_density(const msm::density_bitmap& density, std::span<
 }
 
 proof create_proof(const parameters& params, const witness_view& w, const fr& r, const fr& s,
-                   const prover_config& cfg, stage_report* report) {
+                   const prover_config& cfg, stage_report* report, const abc_in_place* in_place) {
     const size_t ni = w.input_assignment.size(), na = w.aux_assignment.size();
     const size_t m = w.a.size();
     expect(w.b.size() == m && w.c.size() == m, "a, b, c have different lengths");
@@ -108,16 +108,33 @@ proof create_proof(const parameters& params, const witness_view& w, const fr& r,
     tbb::task_group g2_group;
     if (b2_parallel) g2_group.run(run_b_g2);
 
+    if (in_place) {
+        auto same = [&](std::span<const fr> view, std::span<fr> buf) {
+            return buf.size() == n && view.data() == buf.data();
+        };
+        expect(same(w.a, in_place->a) && same(w.b, in_place->b) && same(w.c, in_place->c),
+               "a, b, c handed over in place must be the witness's own, padded to the domain of " + sz(n));
+    }
+    const bool h_in_place = in_place && !be;
+
     J1 h_acc, l_acc, a_acc, b1_acc;
     try {
-        std::vector<fr> h;
+        std::vector<fr> h_copy;
+        std::span<const fr> h;
         {
             scoped_stage t(report, "ntt");
-            for (int rep = runs("ntt"); rep > 0; --rep)
-                h = be ? be->compute_h(w.a, w.b, w.c)
-                       : poly::compute_h(std::vector<fr>(w.a.begin(), w.a.end()),
-                                         std::vector<fr>(w.b.begin(), w.b.end()),
-                                         std::vector<fr>(w.c.begin(), w.c.end()), cfg.ntt);
+            auto copy = [](std::span<const fr> v) { return std::vector<fr>(v.begin(), v.end()); };
+            for (int rep = runs("ntt"); rep > 0; --rep) {
+                if (h_in_place && rep == 1) {  // the last run: a, b, c are not read again
+                    const poly::evaluation_domain d = poly::evaluation_domain::at_least(n, cfg.ntt.threads);
+                    poly::compute_h_in_place(d, in_place->a, in_place->b, in_place->c, cfg.ntt);
+                    h = in_place->a.first(n - 1);  // bellperson's H query has n - 1 bases
+                } else {
+                    h_copy = be ? be->compute_h(w.a, w.b, w.c)
+                                : poly::compute_h(copy(w.a), copy(w.b), copy(w.c), cfg.ntt);
+                    h = h_copy;
+                }
+            }
         }
         {
             scoped_stage t(report, "msm_h");

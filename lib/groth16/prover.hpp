@@ -1,6 +1,7 @@
 // The Groth16 prover on the CPU, step for step bellperson's (src/groth16/prover/):
 //
-//   ntt       h = compute_h(a, b, c): n - 1 coefficients of (A*B - C) / Z (poly/h_poly.hpp)
+//   ntt       h = compute_h(a, b, c): n - 1 coefficients of (A*B - C) / Z (poly/h_poly.hpp),
+//             in a, b, c themselves when the caller hands them over (abc_in_place)
 //   msm_h     H = sum h_i * h_query_i
 //   msm_l     L = sum aux_j * l_j
 //   msm_a     A = sum over inputs (all) + sum over aux (a_aux density)       (msm_filtered_bases)
@@ -65,9 +66,21 @@ struct witness_view {
     const msm::density_bitmap& b_aux_density;
 };
 
-// r, s: the prover's blinding randomness (uniform in Fr for zero knowledge).
+// a, b, c handed to the prover to overwrite, for a proof that is their last use: each span
+// holds n = params.domain_size() elements, the m evaluations that witness_view::a, b, c show
+// first (the same memory) and zeros after. The ntt stage then runs in them
+// (poly::compute_h_in_place) and the H MSM reads h from a, instead of three copies padded to n:
+// 3 x 2^27 x 32 bytes = 12 GiB less at the peak of a 32 GiB partition. Afterwards they hold
+// scratch. Ignored with a backend (it copies a, b, c to its device).
+struct abc_in_place {
+    std::span<fr> a, b, c;
+};
+
+// r, s: the prover's blinding randomness (uniform in Fr for zero knowledge). in_place: see
+// abc_in_place (errc::bad_input when its spans are not of the domain's size or not w's memory).
 proof create_proof(const parameters& params, const witness_view& w, const fr& r, const fr& s,
-                   const prover_config& cfg = {}, stage_report* report = nullptr);
+                   const prover_config& cfg = {}, stage_report* report = nullptr,
+                   const abc_in_place* in_place = nullptr);
 
 // The assignment must have had enforce_input_constraints() called (errc::bad_input if not).
 template <class Indexer>

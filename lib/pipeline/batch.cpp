@@ -17,6 +17,12 @@
 
 namespace c2lab::pipeline {
 
+groth16::proof prove_job(const groth16::parameters& params, prepared_job& job, const ff::fr& r, const ff::fr& s,
+                         const groth16::prover_config& cfg, groth16::stage_report* report) {
+    const std::optional<groth16::abc_in_place> abc = job.hand_over_abc(params.domain_size());
+    return groth16::create_proof(params, job.witness(), r, s, cfg, report, abc ? &*abc : nullptr);
+}
+
 namespace {
 
 using clock_type = std::chrono::steady_clock;
@@ -64,7 +70,7 @@ batch_result prove_batch(const groth16::parameters& params, const groth16::prove
                 t->report.add_span("queue", t->synthesized, clock_type::now());
                 const auto [r, s] = blinding();
                 job_result& jr = out.jobs[t->job];
-                jr.proof = groth16::create_proof(params, t->witness->witness(), r, s, cfg, &t->report);
+                jr.proof = prove_job(params, *t->witness, r, s, cfg, &t->report);
                 t->witness.reset();  // the witness's memory goes back before the next job is proved
                 jr.name = bc.job_names[t->job];
                 jr.start_ms = std::chrono::duration<double, std::milli>(t->start - origin).count();

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -34,7 +35,16 @@ class prepared_job {
 public:
     virtual ~prepared_job() = default;
     virtual groth16::witness_view witness() const = 0;
+    // The job's a, b, c padded with zeros to n (the prover's domain size), for a proof that is
+    // their last use (groth16::abc_in_place); nullopt where the job cannot hand them over.
+    // witness() still shows the m evaluations afterwards.
+    virtual std::optional<groth16::abc_in_place> hand_over_abc(std::size_t n) = 0;
 };
+
+// Proves `job` as the last use of its a, b, c: the h step runs in them where the job hands them
+// over (no copies), else on copies. The proof is the same either way.
+groth16::proof prove_job(const groth16::parameters& params, prepared_job& job, const ff::fr& r, const ff::fr& s,
+                         const groth16::prover_config& cfg, groth16::stage_report* report);
 
 // The usual prepared job: a proving assignment (constructed from `args`, then synthesized into
 // by the caller), seen by the prover through its spans.
@@ -44,10 +54,22 @@ public:
     template <class... Args>
     explicit assignment_job(Args&&... args) : pa(std::forward<Args>(args)...) {}
     groth16::witness_view witness() const override {
-        return {pa.a(), pa.b(), pa.c(), pa.input_assignment(), pa.aux_assignment(),
-                pa.a_aux_density(), pa.b_input_density(), pa.b_aux_density()};
+        const std::size_t m = padded_from_ ? *padded_from_ : pa.a().size();
+        return {std::span(pa.a()).first(m), std::span(pa.b()).first(m), std::span(pa.c()).first(m),
+                pa.input_assignment(), pa.aux_assignment(), pa.a_aux_density(), pa.b_input_density(),
+                pa.b_aux_density()};
+    }
+    std::optional<groth16::abc_in_place> hand_over_abc(std::size_t n) override {
+        const std::size_t m = padded_from_ ? *padded_from_ : pa.a().size();
+        if (n < m) return std::nullopt;
+        padded_from_ = m;
+        for (std::vector<ff::fr>* v : {&pa.a(), &pa.b(), &pa.c()}) v->resize(n, ff::fr::zero());
+        return groth16::abc_in_place{pa.a(), pa.b(), pa.c()};
     }
     r1cs::proving_assignment<Indexer> pa;
+
+private:
+    std::optional<std::size_t> padded_from_;  // m, once a, b, c were padded to the domain
 };
 
 // Synthesizes job `job` (recording its stages, e.g. "synthesize", into report).

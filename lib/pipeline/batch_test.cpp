@@ -113,6 +113,34 @@ TEST(batch, two_jobs_in_flight_prove_every_job_and_hold_at_most_two_witnesses) {
     EXPECT_GE(most_alive.load(), 1);
 }
 
+// prove_job hands a, b, c over and computes h in them: the same proof as create_proof on copies
+// (same r, s), bit for bit; the witness still shows its m evaluations; padding the wrong size or
+// other memory is refused.
+TEST(prove_job, h_in_place_gives_the_proof_of_the_copies) {
+    const fr r = fr::from_u64(11), s = fr::from_u64(13);
+    chain_job copied(7), consumed(7);
+    const groth16::proof expected = groth16::create_proof(params(), copied.witness(), r, s);
+    const std::size_t m = consumed.pa.a().size(), n = params().domain_size();
+    ASSERT_LT(m, n);  // the padding is real
+    const std::vector<fr> a_before = consumed.pa.a();
+    EXPECT_EQ(prove_job(params(), consumed, r, s, {}, nullptr), expected);
+    EXPECT_EQ(consumed.witness().a.size(), m);
+    EXPECT_EQ(consumed.pa.a().size(), n);  // a, b, c were padded and overwritten: scratch now
+    EXPECT_NE(std::vector<fr>(consumed.pa.a().begin(), consumed.pa.a().begin() + m), a_before);
+
+    chain_job other(7);
+    const auto abc = other.hand_over_abc(n);
+    ASSERT_TRUE(abc.has_value());
+    groth16::abc_in_place short_a = *abc;
+    short_a.a = short_a.a.first(n - 1);
+    EXPECT_THROW(groth16::create_proof(params(), other.witness(), r, s, {}, nullptr, &short_a), error);
+    std::vector<fr> elsewhere(abc->b.begin(), abc->b.end());
+    groth16::abc_in_place moved = *abc;
+    moved.b = elsewhere;
+    EXPECT_THROW(groth16::create_proof(params(), other.witness(), r, s, {}, nullptr, &moved), error);
+    EXPECT_FALSE(chain_job(7).hand_over_abc(m - 1).has_value());  // smaller than the witness
+}
+
 TEST(batch, bad_configurations_are_refused) {
     batch_config bc;
     bc.job_names = {"a"};

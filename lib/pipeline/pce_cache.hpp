@@ -49,8 +49,14 @@ public:
     // multiplies (errc::bad_input when the witness does not fit the pre-compiled shape).
     void evaluate();
     groth16::witness_view witness() const override {
-        return {abc_.a, abc_.b, abc_.c, wa.input_assignment(), wa.aux_assignment(),
-                pce_->a_aux_density(), pce_->b_input_density(), pce_->b_aux_density()};
+        const std::size_t m = pce_->num_constraints();
+        return {abc_.a.span().first(m), abc_.b.span().first(m), abc_.c.span().first(m), wa.input_assignment(),
+                wa.aux_assignment(), pce_->a_aux_density(), pce_->b_input_density(), pce_->b_aux_density()};
+    }
+    // a, b, c are evaluated padded to the domain (next power of two >= m), ready to hand over.
+    std::optional<groth16::abc_in_place> hand_over_abc(std::size_t n) override {
+        if (abc_.a.size() != n) return std::nullopt;
+        return groth16::abc_in_place{abc_.a.span(), abc_.b.span(), abc_.c.span()};
     }
 
 private:

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -95,6 +96,21 @@ TEST_F(pce_cache, pce_and_direct_jobs_give_the_prover_the_same_witness) {
     EXPECT_EQ(d.b_input_density, w.b_input_density);
     EXPECT_EQ(d.b_aux_density, w.b_aux_density);
     EXPECT_EQ(d.a.size(), sc.num_constraints());
+
+    // Both hand a, b, c over padded with zeros to the domain, the evaluations first (the direct
+    // job's vectors may move as they grow: d's spans are not read after this).
+    const std::vector<ff::fr> c_expected(d.c.begin(), d.c.end());
+    std::size_t n = 1;
+    while (n < sc.num_constraints()) n <<= 1;
+    for (prepared_job* j : {jd.get(), jp.get()}) {
+        const auto abc = j->hand_over_abc(n);
+        ASSERT_TRUE(abc.has_value());
+        ASSERT_EQ(abc->c.size(), n);
+        EXPECT_EQ(abc->c.data(), j->witness().c.data());
+        EXPECT_TRUE(same(abc->c.first(sc.num_constraints()), c_expected));
+        EXPECT_TRUE(std::all_of(abc->c.begin() + sc.num_constraints(), abc->c.end(), [](const ff::fr& x) { return x.is_zero(); }));
+    }
+    EXPECT_FALSE(jp->hand_over_abc(2 * n).has_value());  // the pce buffers are sized for its domain only
 }
 
 }  // namespace

@@ -260,10 +260,13 @@ void precompiled_circuit::evaluate(std::span<const fr> inputs, std::span<const f
     parallel::for_chunks(num_constraints_, size_t{1} << 14, body);
 }
 
-precompiled_circuit::evaluation precompiled_circuit::evaluate(std::span<const fr> inputs,
-                                                              std::span<const fr> aux) const {
-    evaluation e{fr_buffer(num_constraints_), fr_buffer(num_constraints_), fr_buffer(num_constraints_)};
-    evaluate(inputs, aux, e.a.span(), e.b.span(), e.c.span());
+precompiled_circuit::evaluation precompiled_circuit::evaluate(std::span<const fr> inputs, std::span<const fr> aux,
+                                                              size_t padded_to) const {
+    const size_t size = std::max(num_constraints_, padded_to);
+    evaluation e{fr_buffer(size), fr_buffer(size), fr_buffer(size)};
+    for (fr_buffer* v : {&e.a, &e.b, &e.c}) std::fill(v->data() + num_constraints_, v->data() + size, fr::zero());
+    evaluate(inputs, aux, e.a.span().first(num_constraints_), e.b.span().first(num_constraints_),
+             e.c.span().first(num_constraints_));
     return e;
 }
 

@@ -123,7 +123,9 @@ public:
     struct evaluation {
         fr_buffer a, b, c;
     };
-    evaluation evaluate(std::span<const fr> inputs, std::span<const fr> aux) const;
+    // Each buffer holds max(num_constraints, padded_to) elements: the products first, zeros after
+    // (padded_to = the prover's domain size lets it compute h in these buffers).
+    evaluation evaluate(std::span<const fr> inputs, std::span<const fr> aux, size_t padded_to = 0) const;
 
     // The file's bytes (see above) and back. name is what messages call the bytes (a path).
     std::vector<uint8_t> serialize() const;
