@@ -89,10 +89,13 @@ memory_estimate estimate_memory(std::size_t constraints, std::size_t inputs, std
     std::uint64_t n = 1;
     while (n < constraints) n <<= 1;
     memory_estimate e;
-    // a, b, c evaluations and the input and aux assignments (densities are bits: ignored).
-    e.witness_bytes = fr_bytes * (3 * std::uint64_t(constraints) + inputs + aux);
-    // compute_h's padded copies of a, b, c and h, plus the MSMs' buckets (small next to it).
-    e.prover_bytes = fr_bytes * 4 * n;
+    // a, b, c evaluations, padded to the domain when handed to the prover (prove_job), and the
+    // input and aux assignments (densities are bits: ignored).
+    e.witness_bytes = fr_bytes * (3 * n + inputs + aux);
+    // The h step runs in a, b, c themselves: one vector of the domain's size at most (a vector
+    // that grows to n while its old storage lives, or h from a backend), plus the MSMs' buckets
+    // (small next to it).
+    e.prover_bytes = fr_bytes * n;
     return e;
 }
 

@@ -105,8 +105,8 @@ batch_result prove_batch(const groth16::parameters& params, const groth16::prove
 // every large allocation goes through first (a refusal with the numbers rather than the OOM
 // killer midway).
 //
-// One job's witness and the prover at work, in bytes (a, b, c and the assignment in Fr; the
-// prover's three padded copies and h).
+// One job's witness and the prover at work, in bytes (a, b, c padded to the domain and the
+// assignment in Fr; the prover's one vector of the domain's size).
 struct memory_estimate {
     std::uint64_t witness_bytes = 0;
     std::uint64_t prover_bytes = 0;

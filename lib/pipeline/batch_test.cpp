@@ -178,8 +178,8 @@ TEST(batch, timeline_json_svg_and_problems) {
 
 TEST(batch, memory_estimate_and_budget) {
     const memory_estimate e = estimate_memory(1000, 2, 998);  // domain 1024
-    EXPECT_EQ(e.witness_bytes, 32u * (3000 + 1000));
-    EXPECT_EQ(e.prover_bytes, 32u * 4 * 1024);
+    EXPECT_EQ(e.witness_bytes, 32u * (3 * 1024 + 1000));  // a, b, c padded to the domain
+    EXPECT_EQ(e.prover_bytes, 32u * 1024);
     EXPECT_NO_THROW(check_memory_budget(1000, e, 2, 1ull << 30));
     try {
         check_memory_budget(1ull << 30, e, 3, 1ull << 20);
@@ -198,12 +198,13 @@ TEST(batch, memory_estimate_and_budget) {
 // assignment's a, b, c and assignment; a parameters set's points; the constraint matrices'
 // entries per constraint against the constant the setup check assumes before recording them.
 TEST(memory, estimates_match_the_vectors_of_a_small_circuit) {
-    r1cs::proving_assignment<r1cs::vec_indexer> pa;
-    r1cs::hash_chain{steps, k, fr::from_u64(3)}.synthesize(pa);
-    pa.enforce_input_constraints();
+    chain_job job(3);  // a, b, c as the prover gets them: padded to the domain
+    const r1cs::proving_assignment<r1cs::vec_indexer>& pa = job.pa;
     const size_t constraints = pa.a().size(), inputs = pa.num_inputs(), aux = pa.num_aux();
+    ASSERT_TRUE(job.hand_over_abc(params().domain_size()).has_value());
     const memory_estimate e = estimate_memory(constraints, inputs, aux);
     EXPECT_EQ(e.witness_bytes, sizeof(fr) * (pa.a().size() + pa.b().size() + pa.c().size() + inputs + aux));
+    EXPECT_EQ(e.prover_bytes, sizeof(fr) * params().domain_size());
 
     const groth16::parameters& p = params();
     const std::uint64_t g1 = sizeof(groth16::g1_affine), g2 = sizeof(groth16::g2_affine);
