@@ -150,15 +150,15 @@ int run_prove(const prove_args& a) {
     const groth16::proof pf = r1cs::with_lc_indexer(flags.lc_indexer, [&](auto tag) {
         using indexer = typename decltype(tag)::type;
         const r1cs::capacity_hint hint = sc.hint();
-        std::optional<r1cs::proving_assignment<indexer>> pa;
+        std::optional<pipeline::assignment_job<indexer>> job;
         {
             groth16::scoped_stage st(&report, "synthesize");
-            pa.emplace(hint, flags.presize);
-            hc.synthesize(*pa);
-            pa->enforce_input_constraints();
+            job.emplace(hint, flags.presize);
+            hc.synthesize(job->pa);
+            job->pa.enforce_input_constraints();
         }
-        inputs.assign(pa->input_assignment().begin() + 1, pa->input_assignment().end());
-        return groth16::create_proof(params, *pa, r, s, cfg, &report);
+        inputs.assign(job->pa.input_assignment().begin() + 1, job->pa.input_assignment().end());
+        return pipeline::prove_job(params, *job, r, s, cfg, &report);
     });
 
     const auto bytes = groth16::encode_proof(pf);
