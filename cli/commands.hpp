@@ -112,6 +112,18 @@ struct gate_args {
     std::string markdown;  // empty: stdout only
     std::string html;      // empty: no HTML report
     bool allow_other_machine = false;
+    std::string db;        // --baseline history[:N]: the history database (empty: the default)
+};
+
+// `c2lab history record | import | list`.
+struct history_args {
+    std::string db;                    // empty: $C2LAB_HISTORY, else results/history.sqlite
+    std::string from;                  // record: a Google Benchmark JSON file or a directory of them
+    std::string kind;                  // record: bench, icount, ab, prove; empty: from the context
+    std::string branch;                // record: empty: the context's "branch"
+    std::string results = "results";   // import: the results directory
+    std::string bench;                 // list: a regex of benchmark names
+    std::string metric = "real_time";  // list --bench: the metric whose medians are shown
 };
 
 struct ab_args {
@@ -166,6 +178,11 @@ int run_porep_export_vk(const export_vk_args& a);  // porep_cmd.cpp: --c1
 int run_flags();
 int run_gate(const gate_args& a);                        // gate_cmd.cpp: 0 pass, 1 regression
 int run_baseline_update(const baseline_update_args& a);  // gate_cmd.cpp
-int run_ab(const ab_args& a);                            // ab_cmd.cpp: 0, or 1 with --fail-on slower
+int run_ab(const ab_args& a);
+int run_history_record(const history_args& a);  // history_cmd.cpp
+int run_history_import(const history_args& a);
+int run_history_list(const history_args& a);
+// gate_cmd.cpp: `c2lab gate --baseline history[:N]` (history_cmd.cpp).
+int run_gate_history(const gate_args& a);                            // ab_cmd.cpp: 0, or 1 with --fail-on slower
 
 }  // namespace c2lab::cli

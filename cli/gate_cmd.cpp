@@ -19,6 +19,7 @@ namespace c2lab::cli {
 namespace fs = std::filesystem;
 
 int run_gate(const gate_args& a) {
+    if (a.baseline == "history" || a.baseline.starts_with("history:")) return run_gate_history(a);
     const regressions::bench_run base = regressions::read_bench_run(a.baseline);
     const regressions::bench_run cur = regressions::read_bench_run(a.current);
     const regressions::policy pol =

@@ -63,6 +63,9 @@ int main(int argc, char** argv) {
         "  c2lab gate --baseline base.json --current run.json --policy results/policies/default.json\n"
         "A/B test of engine flags (interleaved processes, shuffled rounds):\n"
         "  c2lab ab --binary bench_synth --filter 'synth/porep-2kib' --flag lc_indexer=vec,smallvec4\n"
+        "The results history (every recorded run, SQLite):\n"
+        "  c2lab history list\n"
+        "  c2lab gate --baseline history:5 --current results/runs/<stamp>\n"
         "Run `c2lab <command> --help` for a command's options.");
 
     circuit_args info;
@@ -384,7 +387,9 @@ int main(int argc, char** argv) {
         "Compare a benchmark run with a baseline, benchmark by benchmark (Mann-Whitney U, bootstrap CI of the "
         "ratio of medians, p-values adjusted over the run): prints a markdown table and exits 1 when at least one "
         "benchmark regressed.");
-    s_gate->add_option("--baseline", gate.baseline, "baseline Google Benchmark JSON (a file, or a directory of *.json)")
+    s_gate->add_option("--baseline", gate.baseline,
+                       "baseline Google Benchmark JSON (a file, or a directory of *.json), or history[:N]: the last N "
+                       "(default 5) recorded runs on a matching machine, per benchmark, samples pooled (`c2lab history`)")
         ->type_name("PATH")
         ->required();
     s_gate->add_option("--current", gate.current, "current Google Benchmark JSON (a file, or a directory of *.json)")
@@ -400,6 +405,10 @@ int main(int argc, char** argv) {
                        "also write an HTML report (atomically): a forest plot of every ratio with its interval "
                        "against the margin, and the table")
         ->type_name("PATH");
+    s_gate->add_option("--db", gate.db,
+                       "with --baseline history[:N]: the history database (default: $C2LAB_HISTORY, else "
+                       "results/history.sqlite)")
+        ->type_name("PATH");
     s_gate->add_flag("--allow-other-machine", gate.allow_other_machine,
                      "compare even when the fingerprints (cpu_model, num_cpus, build_type) differ");
     s_gate->footer(
@@ -410,7 +419,12 @@ int main(int argc, char** argv) {
         "Example:\n"
         "  c2lab gate --baseline results/baselines/intel-r-xeon-r-processor-2cpu-release/bench_ff.json \\\n"
         "      --current results/runs/20261202T153256Z/bench_ff.json \\\n"
-        "      --policy results/policies/default.json --markdown gate.md");
+        "      --policy results/policies/default.json --markdown gate.md\n"
+        "  c2lab gate --baseline history:5 --current results/runs/20261202T153256Z   # the last 5 recorded runs\n"
+        "With --baseline history[:N] the baseline of each benchmark is the samples of the last N runs recorded\n"
+        "in the history that hold it and match the current run's machine (cpu_model, num_cpus, build_type;\n"
+        "instruction counts: compiler, valgrind, build_type), the current run itself left out; the report\n"
+        "names those runs.");
 
     ab_args abx;
     abx.command_line.assign(argv, argv + argc);
@@ -520,6 +534,69 @@ int main(int argc, char** argv) {
         "  dir=$(c2lab baseline path --from results/runs/<stamp>) && [ -d \"$dir\" ] && \\\n"
         "    c2lab gate --baseline \"$dir\" --current results/runs/<stamp>");
 
+    auto* s_history = app.add_subcommand(
+        "history",
+        "The results history: every recorded run's raw samples in an SQLite database ($C2LAB_HISTORY, else "
+        "results/history.sqlite); scripts/bench.sh and scripts/icount.sh record each run.");
+    s_history->require_subcommand(1);
+    s_history->footer(
+        "Example:\n"
+        "  c2lab history import\n"
+        "  c2lab history record --from results/runs/20261202T153256Z\n"
+        "  c2lab history list --bench 'ff/fp_mul'\n"
+        "  c2lab gate --baseline history:5 --current results/runs/20261202T153256Z");
+    history_args hrecord;
+    auto* s_hrecord = s_history->add_subcommand(
+        "record", "Record a run: Google Benchmark JSON (a file, or every *.json of a directory as one run) with its context.");
+    s_hrecord->add_option("--from", hrecord.from, "a Google Benchmark JSON file, or a run directory, e.g. results/runs/<stamp>")
+        ->type_name("DIR|FILE")
+        ->required();
+    s_hrecord->add_option("--kind", hrecord.kind,
+                          "what measured it: bench, icount, ab, prove (default: icount when the context names valgrind, "
+                          "else bench)")
+        ->check(CLI::IsMember({std::string("bench"), std::string("icount"), std::string("ab"), std::string("prove")}))
+        ->type_name("KIND");
+    s_hrecord->add_option("--branch", hrecord.branch, "the branch the run measured (default: the context's \"branch\")")
+        ->type_name("NAME");
+    s_hrecord->add_option("--db", hrecord.db, "history database (default: $C2LAB_HISTORY, else results/history.sqlite)")
+        ->type_name("PATH");
+    s_hrecord->footer(
+        "Every file is parsed before anything is written, and the run is stored in one transaction: whole or\n"
+        "not at all. A file whose content (SHA-256) was recorded before is not recorded again.\n"
+        "Example:\n"
+        "  c2lab history record --from results/runs/20261202T153256Z\n"
+        "  c2lab history record --from results/runs/20261202T160000Z-icount/icount.json --db /tmp/h.sqlite");
+    history_args himport;
+    auto* s_himport = s_history->add_subcommand(
+        "import",
+        "Record the JSON already under results/: each run directory (runs/*), each baseline file (baselines/*/*.json) "
+        "and each A/B entry (ab/*) that is Google Benchmark JSON, each once.");
+    s_himport->add_option("--results", himport.results, "the results directory")->type_name("DIR")->capture_default_str();
+    s_himport->add_option("--db", himport.db, "history database (default: $C2LAB_HISTORY, else results/history.sqlite)")
+        ->type_name("PATH");
+    s_himport->footer(
+        "Files recorded before (same SHA-256, e.g. a baseline copied from a run) are skipped, so import can run\n"
+        "again at any time; runs are recorded oldest first. Other JSON (A/B reports) is named on stderr and passed\n"
+        "over.\n"
+        "Example:\n"
+        "  c2lab history import\n"
+        "  c2lab history import --results results --db /tmp/h.sqlite");
+    history_args hlist;
+    auto* s_hlist = s_history->add_subcommand(
+        "list", "List the recorded runs (id, time, commit, kind, machine, benchmarks, source), or with --bench the "
+                "median of each matching benchmark per run.");
+    s_hlist->add_option("--bench", hlist.bench, "a regex (searched) of benchmark names: their series instead")
+        ->type_name("REGEX");
+    s_hlist->add_option("--metric", hlist.metric, "with --bench: the metric (real_time, cpu_time or a counter)")
+        ->type_name("NAME")
+        ->capture_default_str();
+    s_hlist->add_option("--db", hlist.db, "history database (default: $C2LAB_HISTORY, else results/history.sqlite)")
+        ->type_name("PATH");
+    s_hlist->footer(
+        "Example:\n"
+        "  c2lab history list\n"
+        "  c2lab history list --bench '^msm/g1/table/log_n:14'");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -558,6 +635,9 @@ int main(int argc, char** argv) {
         if (*s_bupdate) return run_baseline_update(bupdate);
         if (*s_bpath) return run_baseline_update(bpath);
         if (*s_ab) return run_ab(abx);
+        if (*s_hrecord) return run_history_record(hrecord);
+        if (*s_himport) return run_history_import(himport);
+        if (*s_hlist) return run_history_list(hlist);
         return exit_error;
     } catch (const c2lab::error& e) {
         std::cerr << "c2lab: error: " << e.what() << "\n";

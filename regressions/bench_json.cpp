@@ -162,6 +162,8 @@ bench_run parse_bench_json(std::string_view raw_text, const std::string& source)
     run.source = source;
     if (auto ctx = doc.find("context"); ctx != doc.end()) {
         if (!ctx->is_object()) bad(source + ": field 'context' is not an object");
+        for (auto kv = ctx->begin(); kv != ctx->end(); ++kv)
+            run.context[kv.key()] = kv->is_string() ? kv->get<std::string>() : kv->dump();
         for (const char* key : {"cpu_model", "model name", "model_name", "cpu"}) {
             run.machine.cpu_model = context_string(*ctx, key);
             if (!run.machine.cpu_model.empty()) break;
@@ -248,6 +250,7 @@ bench_run read_bench_run(const std::string& path) {
         bench_run one = read_bench_run(files[k]);
         if (k == 0) {
             merged.machine = one.machine;
+            merged.context = one.context;
         } else if (auto diff = fingerprint_differences(merged.machine, one.machine); !diff.empty()) {
             bad(files[k] + ": machine fingerprint differs from " + files[0] + " (" + diff.front() + ")");
         }

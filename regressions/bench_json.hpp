@@ -77,6 +77,9 @@ struct bench_run {
     std::string source;  // file or directory it was read from (for messages)
     machine_fingerprint machine;
     std::vector<benchmark_samples> benchmarks;  // first-appearance order, names unique
+    // Every key of the JSON context: strings as they are, other values as compact JSON text
+    // (read_bench_run of a directory: the first file's).
+    std::map<std::string, std::string> context;
 
     const benchmark_samples* find(std::string_view name) const;
 };

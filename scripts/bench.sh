@@ -105,10 +105,17 @@ done
 python3 scripts/report.py "$out"/*.json
 echo "JSON written to $out/" >&2
 
+# Recorded in the results history ($C2LAB_HISTORY, else results/history.sqlite; `c2lab history`).
+# A failure to record is a warning: the benchmarks ran and their JSON is written.
+c2lab=build/release/cli/c2lab
+branch="$(git rev-parse --abbrev-ref HEAD 2>/dev/null || true)"
+if ! msg="$("$c2lab" history record --from "$out" --kind bench ${branch:+--branch "$branch"} 2>&1 >/dev/null)"; then
+  echo "warning: the run was not recorded in the results history: ${msg:-c2lab history record failed}" >&2
+fi
+
 # Compared with this machine's stored baseline, when there is one (advisory here: the gate's
 # exit code does not fail the job; with one repetition the verdicts are inconclusive and the
 # ratios are what to read; `--repetitions 10` for verdicts).
-c2lab=build/release/cli/c2lab
 if dir="$("$c2lab" baseline path --from "$out" 2>/dev/null)" && [ -d "$dir" ]; then
   echo
   echo "== compared with the baseline in $dir =="

@@ -154,6 +154,13 @@ total_wall = sum(r["real_time"] for r in rows) / 1e3
 print(f"{len(rows)} workloads, {total_wall:.1f} s under valgrind; JSON written to {path}", file=sys.stderr)
 PY
 
+# Recorded in the results history ($C2LAB_HISTORY, else results/history.sqlite; `c2lab history`).
+# A failure to record is a warning: the counts are written.
+branch="$(git rev-parse --abbrev-ref HEAD 2>/dev/null || true)"
+if ! msg="$("$c2lab" history record --from "$out/icount.json" --kind icount ${branch:+--branch "$branch"} 2>&1 >/dev/null)"; then
+  echo "warning: the run was not recorded in the results history: ${msg:-c2lab history record failed}" >&2
+fi
+
 if ((gate == 0)); then exit 0; fi
 # Instruction counts depend on the code and the toolchain, not on the CPU model: the baseline is
 # the toolchain's (results/baselines/toolchain-<compiler>-<valgrind>-<build type>/, as

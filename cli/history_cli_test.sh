@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# End to end test of the results history through the c2lab CLI: history_cli_test.sh /path/to/c2lab.
+# record, import (each file once), list, gate --baseline history[:N], and the refusals.
+set -u
+BIN=${1:?usage: history_cli_test.sh /path/to/c2lab}
+# shellcheck source=cli/test_lib.sh
+source "$(dirname "$0")/test_lib.sh"
+unset C2LAB_HISTORY
+
+for sub in "history" "history record" "history import" "history list"; do
+  # shellcheck disable=SC2086 # the subcommand is two words
+  expect 0 "$sub --help" "$BIN" $sub --help && has "$T/out" "$sub --help" "Example"
+done
+
+# bench_json FILE CPU COMMIT A_CENTER B_CENTER: benchmarks "a" and "b", 6 repetitions with
+# +-0.5% jitter (ns).
+bench_json() {
+  python3 - "$@" <<'PY'
+import json, sys
+path, cpu, commit, a, b = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5])
+rows = []
+for name, c in (("a", a), ("b", b)):
+    for i, j in enumerate((-0.005, -0.003, -0.001, 0.001, 0.003, 0.005)):
+        rows.append({"name": name, "run_name": name, "run_type": "iteration", "repetitions": 6,
+                     "repetition_index": i, "iterations": 10, "real_time": c * (1 + j),
+                     "cpu_time": c * (1 + j), "time_unit": "ns"})
+ctx = {"cpu_model": cpu, "num_cpus": 2, "build_type": "Release", "compiler": "c++", "commit": commit,
+       "date": "2026-12-0%sT10:00:00+00:00" % commit[-1]}
+json.dump({"context": ctx, "benchmarks": rows}, open(path, "w"))
+PY
+}
+mkdir -p "$T/runs/r1" "$T/runs/r2" "$T/runs/r3" "$T/other"
+bench_json "$T/runs/r1/bench_x.json" "Test CPU" c000001 90 180    # oldest: 10% faster
+bench_json "$T/runs/r2/bench_x.json" "Test CPU" c000002 100 200
+bench_json "$T/runs/r3/bench_x.json" "Test CPU" c000003 100.1 199.9
+bench_json "$T/other/bench_x.json" "Other CPU" c000004 50 100       # another machine, twice as fast
+bench_json "$T/same.json" "Test CPU" c000005 100 200
+bench_json "$T/slow.json" "Test CPU" c000006 110 220             # 10% slower
+DB="$T/h/history.sqlite"
+
+expect 0 "record" "$BIN" history record --from "$T/runs/r1" --db "$DB" && has "$T/out" "record" "recorded run 1" &&
+  has "$T/out" "record" "2 benchmark(s), 24 sample(s)"
+expect 0 "record again" "$BIN" history record --from "$T/runs/r1" --db "$DB" && has "$T/out" "record again" "already recorded" &&
+  has "$T/out" "record again" "(run 1)"
+for r in r2 r3; do expect 0 "record $r" "$BIN" history record --from "$T/runs/$r" --branch main --db "$DB"; done
+expect 0 "record other machine" "$BIN" history record --from "$T/other" --db "$DB"
+expect 0 "list" "$BIN" history list --db "$DB" && has "$T/out" "list" "4 run(s) in $DB" &&
+  has "$T/out" "list" "c000003" && has "$T/out" "list" "test-cpu-2cpu-release" && has "$T/out" "list" "other-cpu-2cpu-release"
+expect 0 "list --bench" "$BIN" history list --bench '^b$' --db "$DB" && has "$T/out" "list --bench" "b: real_time, median per run" &&
+  has "$T/out" "list --bench" "180 ns" && has "$T/out" "list --bench" "199.9 ns"
+expect 2 "list --bench no match" "$BIN" history list --bench 'zzz' --db "$DB" && has "$T/err" "list --bench no match" "c2lab: error:"
+expect 2 "list --bench bad regex" "$BIN" history list --bench '(' --db "$DB" && has "$T/err" "list --bench bad regex" "--bench"
+
+# Errors: malformed JSON writes nothing (not even the database file); an unknown kind.
+echo '{"benchmarks": [' >"$T/broken.json"
+expect 2 "record malformed" "$BIN" history record --from "$T/broken.json" --db "$T/fresh.sqlite" &&
+  has "$T/err" "record malformed" "c2lab: error: $T/broken.json: malformed JSON"
+[ -e "$T/fresh.sqlite" ] && fail "record malformed: the database was created"
+expect 2 "record bad kind" "$BIN" history record --from "$T/same.json" --kind nightly --db "$DB"
+expect 2 "list without a database" "$BIN" history list --db "$T/none.sqlite" && has "$T/err" "list without a database" "none.sqlite"
+
+# gate against the history: the last 2 runs of this machine (r2, r3), not r1 nor the other machine.
+expect 0 "gate history pass" "$BIN" gate --baseline history:2 --current "$T/same.json" --db "$DB" --markdown "$T/gate.md" &&
+  has "$T/out" "gate history pass" "PASS" &&
+  has "$T/out" "gate history pass" "run(s) 2 (c000002, 2026-12-02T10:00:00, 2 benchmark(s)), 3 (c000003" &&
+  has "$T/out" "gate history pass" "1 run(s) of other machines or kinds left out" && has "$T/gate.md" "gate history markdown" "Baseline:"
+grep -q "run(s) 1 (" "$T/out" && fail "gate history pass: the oldest run is in a baseline of the last 2"
+expect 1 "gate history slower" "$BIN" gate --baseline history:2 --current "$T/slow.json" --db "$DB" &&
+  has "$T/out" "gate history slower" "FAIL" && has "$T/out" "gate history slower" "- a: real_time ratio 1.09"
+# The default N (5) takes the oldest run too.
+expect 0 "gate history default" "$BIN" gate --baseline history --current "$T/same.json" --db "$DB" &&
+  has "$T/out" "gate history default" "run(s) 1 (c000001"
+# $C2LAB_HISTORY is the default database; the current run, once recorded, is not its own baseline.
+C2LAB_HISTORY="$DB" expect 0 "record current" "$BIN" history record --from "$T/same.json"
+C2LAB_HISTORY="$DB" expect 0 "gate history env" "$BIN" gate --baseline history:2 --current "$T/same.json" &&
+  has "$T/out" "gate history env" "Left out as the current run itself: run(s) 5"
+expect 2 "gate history N 0" "$BIN" gate --baseline history:0 --current "$T/same.json" --db "$DB" &&
+  has "$T/err" "gate history N 0" "N >= 1"
+expect 2 "gate history no match" "$BIN" gate --baseline history --current "$T/same.json" --db "$T/empty.sqlite" &&
+  has "$T/err" "gate history no match" "no history database"
+
+# import: run directories and baseline files, each file once; other JSON passed over.
+mkdir -p "$T/results/runs" "$T/results/baselines/test-cpu-2cpu-release" "$T/results/ab"
+cp -r "$T/runs/r2" "$T/runs/r3" "$T/results/runs/"
+cp "$T/runs/r3/bench_x.json" "$T/results/baselines/test-cpu-2cpu-release/"  # a baseline copied from r3
+echo '{"variants": []}' >"$T/results/ab/ab.json"
+expect 0 "import" "$BIN" history import --results "$T/results" --db "$T/imp.sqlite" &&
+  has "$T/out" "import" "2 run(s) recorded, 1 already in the history, 1 not Google Benchmark JSON" &&
+  has "$T/err" "import" "ab.json"
+expect 0 "import again" "$BIN" history import --results "$T/results" --db "$T/imp.sqlite" &&
+  has "$T/out" "import again" "0 run(s) recorded, 3 already in the history" && has "$T/out" "import again" "holds 2 run(s)"
+
+# A database written by a newer c2lab is refused with both versions named.
+sqlite3 "$T/imp.sqlite" "UPDATE schema_version SET version = 7" 2>/dev/null ||
+  python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("UPDATE schema_version SET version = 7"); c.commit()' "$T/imp.sqlite"
+expect 2 "newer schema" "$BIN" history list --db "$T/imp.sqlite" &&
+  has "$T/err" "newer schema" "schema version 7, this c2lab knows up to 1"
+
+finish history_cli_test

@@ -1,0 +1,155 @@
+// The results history: every benchmark run c2lab measures, stored raw (one row per sample), so
+// that baselines, noise levels and trends come from many runs instead of one stored file.
+//
+// A run is one recording: the Google Benchmark JSON of one file, or of every "*.json" of a
+// directory (merged as read_bench_run merges them: one machine, each benchmark in one file).
+// Its metadata comes from the JSON context (bench_json.hpp for the machine fingerprint):
+//   commit, branch   "commit", "branch" (scripts/bench.sh and scripts/icount.sh write the
+//                    commit; `c2lab history record --branch` sets the branch); "" when absent
+//   dirty            "dirty" is "yes" or true
+//   run_date         "date" (Google Benchmark's own: when the run started)
+//   cpu_path         "cpu_path", else "path", else "ifma" (the arithmetic path a run took);
+//                    "" when none is written
+//   flags            every "flag.<name>" key (bench_main.cpp: --flag name=variant), as a JSON
+//                    object text {"name": "variant", ...}; "{}" when none
+//   dataset          "dataset" (--dataset NAME)
+// and its kind: bench, icount (instruction counts, scripts/icount.sh), ab or prove.
+//
+// The schema is plain SQL (TEXT, INTEGER, BIGINT, DOUBLE PRECISION; ids assigned by the
+// store, not by an auto-increment) so that a PostgreSQL store can share it:
+//   schema_version(version)
+//   runs(id, recorded_at, run_date, commit_id, branch, dirty, cpu_model, num_cpus, build_type,
+//        compiler, valgrind, cpu_path, kind, flags, dataset, source)
+//   run_files(run_id, name, sha256)       one row per JSON file; sha256 unique: a file's
+//                                         content is recorded once
+//   samples(run_id, bench_index, benchmark, metric, repetition, value)
+//                                         raw values as bench_json reads them (times in ns),
+//                                         repetition = the index in the metric's samples
+// Opening a database migrates it to the newest version this c2lab knows; a database at a
+// newer version is refused (c2lab::error bad_input naming both versions). Recording is one
+// transaction: a run is stored whole or not at all.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "regressions/bench_json.hpp"
+
+namespace c2lab::regressions {
+
+// The newest schema version this c2lab writes and reads.
+inline constexpr int history_schema_version = 1;
+
+// The kinds of run the history knows.
+inline constexpr const char* history_kinds[] = {"bench", "icount", "ab", "prove"};
+
+struct history_file {
+    std::string name;    // file name (or path) as read
+    std::string sha256;  // hex digest of the file's bytes
+    std::vector<std::string> benchmarks;  // read_history_record: the benchmarks it holds (not stored)
+};
+
+struct history_run {
+    std::int64_t id = 0;      // assigned by the store
+    std::string recorded_at;  // UTC, ISO 8601 ("2026-12-03T10:15:00Z"), set by the store
+    std::string run_date;     // context "date"
+    std::string commit;
+    std::string branch;
+    bool dirty = false;
+    machine_fingerprint machine;
+    std::string cpu_path;
+    std::string kind;          // one of history_kinds
+    std::string flags = "{}";  // JSON object text
+    std::string dataset;
+    std::string source;        // the file or directory it was read from
+    std::vector<history_file> files;
+    std::size_t benchmark_count = 0;  // list_runs: benchmarks with samples in the run
+};
+
+// A run ready to record: metadata and samples.
+struct history_record {
+    history_run meta;
+    bench_run run;
+};
+
+// One run's samples of one benchmark (every metric).
+struct series_point {
+    std::int64_t run_id = 0;
+    std::map<std::string, std::vector<double>> metrics;  // metric -> values by repetition
+};
+
+class history_store {
+public:
+    virtual ~history_store() = default;
+
+    // The schema version of the open database (after migration: history_schema_version).
+    virtual int schema_version() const = 0;
+
+    // Stores a run in one transaction and returns its id; on any failure nothing is stored
+    // (c2lab::error io naming the database, the source and the reason).
+    virtual std::int64_t record(const history_record& r) = 0;
+
+    // Every run, oldest (lowest id) first, with its files and benchmark count.
+    virtual std::vector<history_run> list_runs() const = 0;
+
+    // The run holding a file with this content digest.
+    virtual std::optional<std::int64_t> find_file(std::string_view sha256) const = 0;
+
+    // Every benchmark name in the store, sorted.
+    virtual std::vector<std::string> benchmark_names() const = 0;
+
+    // The samples of one benchmark in every run that has it, by run id.
+    virtual std::vector<series_point> series(std::string_view benchmark) const = 0;
+
+    // One run's samples as a bench_run (benchmarks in their recorded order; machine from the
+    // run's metadata). bad_input when there is no such run.
+    virtual bench_run load_run(std::int64_t id) const = 0;
+};
+
+// Opens (creating it and its directory when missing) an SQLite history database and migrates
+// it to history_schema_version. bad_input when the file is not such a database or its schema
+// is newer than this c2lab knows; io when it cannot be opened.
+std::unique_ptr<history_store> open_sqlite_history(const std::string& path);
+
+// $C2LAB_HISTORY when set and not empty, else results/history.sqlite.
+std::string default_history_path();
+
+// Hex SHA-256 of bytes (OpenSSL).
+std::string sha256_hex(std::string_view bytes);
+
+// Reads a file, or every "*.json" of a directory (sorted), parses all of it (bad_input on any
+// malformed file: nothing is half-read) and returns the record: metadata from the first
+// file's context, the machine and samples merged as read_bench_run merges them, the files'
+// digests. kind "" picks icount when the context names valgrind, else bench; other kinds
+// must be one of history_kinds. branch "" takes the context's "branch".
+history_record read_history_record(const std::string& path, const std::string& kind = "",
+                                   const std::string& branch = "");
+
+// Leaves out of r the files whose content the store already holds, with their benchmarks;
+// returns them, each with the run that holds it. r is empty (no files, no benchmarks) when
+// every file was recorded before.
+std::vector<std::pair<history_file, std::int64_t>> drop_recorded_files(history_record& r, const history_store& store);
+
+// The baseline of `current` from the history: for every benchmark of current, the samples of
+// the last `last_n` runs (highest ids) that hold it, whose fingerprint matches current's
+// (fingerprint_differences is empty: the machine for timings, the toolchain for instruction
+// counts) and that are not in `exclude`, pooled per metric.
+struct history_baseline {
+    bench_run run;                         // machine: the newest contributing run's
+    std::vector<std::int64_t> run_ids;     // contributing runs, ascending
+    std::map<std::int64_t, std::size_t> benchmarks_per_run;  // how many benchmarks each gave
+    std::size_t other_machine_runs = 0;    // runs left out for their fingerprint
+    std::size_t excluded_runs = 0;         // runs left out by `exclude` (the current run itself)
+};
+history_baseline baseline_from_history(const history_store& store, const bench_run& current, std::size_t last_n,
+                                       const std::set<std::int64_t>& exclude = {});
+
+}  // namespace c2lab::regressions
