@@ -7,6 +7,7 @@
 #include <iostream>
 #include <vector>
 
+#include "core/cpu.hpp"
 #include "core/error.hpp"
 
 namespace c2lab::bench {
@@ -85,6 +86,7 @@ int main(int argc, char** argv) {
     }
     for (const auto& [name, value] : bench::g_opts.given) benchmark::AddCustomContext("flag." + name, value);
     if (!bench::g_opts.dataset.empty()) benchmark::AddCustomContext("dataset", bench::g_opts.dataset);
+    benchmark::AddCustomContext("cpu_path", c2lab::cpu::arith_path());  // which arithmetic ran (ifma, adx, portable)
     try {
         for (auto fn : bench::registrations()) fn();
     } catch (const error& e) {

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/cpu.hpp"
 #include "core/error.hpp"
 #include "pipeline/flags.hpp"
 #include "gpu/backend.hpp"
@@ -173,6 +174,7 @@ int run_prove(const prove_args& a) {
         nlohmann::json fj = nlohmann::json::object();
         for (const auto& [k, v] : flags.as_text()) fj[k] = v;
         j["flags"] = fj;
+        j["cpu_path"] = cpu::arith_path();
         j["load_params_ms"] = t_load;
         j["proof"] = a.out;
         j["inputs_file"] = inputs_path;

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "core/cpu.hpp"
 #include "core/error.hpp"
 #include "core/hex.hpp"
 #include "pipeline/flags.hpp"
@@ -359,6 +360,7 @@ int run_porep_prove(const prove_args& a) {
         nlohmann::json fj = nlohmann::json::object();
         for (const auto& [k, v] : flags.as_text()) fj[k] = v;
         j["flags"] = fj;
+        j["cpu_path"] = cpu::arith_path();
         j["load_params_ms"] = t_load;
         j["params"] = params_path;
         j["proof"] = a.out;
@@ -537,6 +539,7 @@ int run_porep_prove_batch(const prove_args& a) {
         nlohmann::json fj = nlohmann::json::object();
         for (const auto& [k, v] : flags.as_text()) fj[k] = v;
         j["flags"] = fj;
+        j["cpu_path"] = cpu::arith_path();
         nlohmann::json per = nlohmann::json::array();
         for (const auto& jr : br.jobs) {
             nlohmann::json r = jr.report.to_json();

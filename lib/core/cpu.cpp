@@ -58,4 +58,6 @@ const bool use_ifma = detected().avx512f && detected().avx512ifma && detected().
 const bool use_ifma = false;
 #endif
 
+const char* arith_path() noexcept { return use_ifma ? "avx512-ifma" : use_adx_asm ? "adx" : "portable"; }
+
 }  // namespace c2lab::cpu
