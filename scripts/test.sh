@@ -11,8 +11,9 @@
 #                              libFuzzer's instrumentation: every test but the e2e ones
 #   scripts/test.sh fuzz       every parser's libFuzzer target from build/asan for
 #                              C2LAB_FUZZ_SECONDS each (20 by default), two at a time (scripts/fuzz.sh)
-#   scripts/test.sh icount     instruction counts under valgrind (scripts/icount.sh --gate) against
-#                              results/baselines/<machine>/icount.json; C2LAB_SKIP_ICOUNT=1 leaves it out
+#   scripts/test.sh icount     instruction counts under valgrind (scripts/icount.sh --gate) against the
+#                              toolchain's baseline, results/baselines/toolchain-*/icount.json (any
+#                              CPU); C2LAB_SKIP_ICOUNT=1 leaves it out
 # Several names run those steps in the order given.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,7 +23,7 @@ if ((${#steps[@]} == 0)); then steps=(release asan fuzz icount); fi
 for s in "${steps[@]}"; do
   case "$s" in
     release|asan|fuzz|icount) ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     *) echo "scripts/test.sh: unknown step '$s' (release, asan, fuzz, icount)" >&2; exit 2 ;;
   esac
 done
