@@ -25,6 +25,7 @@
 #include "core/error.hpp"
 #include "core/file.hpp"
 #include "io.hpp"
+#include "pipeline/flags.hpp"
 #include "regressions/ab.hpp"
 
 extern char** environ;
@@ -307,7 +308,8 @@ int run_ab(const ab_args& a) {
     ab::check_config(c);
     if (!a.fail_on.empty() && a.fail_on != "slower")
         throw error(errc::bad_input, "--fail-on '" + a.fail_on + "': expected slower");
-    const ab::design d = ab::make_design(a.flags, a.allocators);
+    const ab::design d = ab::make_design(a.flags, a.allocators,
+                                         [](const std::string& setting) { pipeline::parse_flags(std::span(&setting, 1)); });
     const std::vector<ab::variant> variants = ab::expand(d);
 
     ab::run_info info;

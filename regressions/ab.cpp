@@ -1,5 +1,5 @@
 #include "regressions/ab.hpp"
-#include "regressions/report_text.hpp"
+#include "core/text.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -15,7 +15,6 @@
 
 #include "core/error.hpp"
 #include "core/rng.hpp"
-#include "pipeline/flags.hpp"
 #include "regressions/bench_json.hpp"
 
 namespace c2lab::regressions::ab {
@@ -102,7 +101,7 @@ std::string locate_allocator(std::string_view name, std::span<const std::string>
 }
 
 // ---------------------------------------------------------------------------------------
-factor parse_flag_factor(const std::string& spec) {
+factor parse_flag_factor(const std::string& spec, const flag_check& check) {
     const auto eq = spec.find('=');
     if (eq == std::string::npos || eq == 0)
         bad("--flag '" + spec + "': expected name=value[,value...] (see `c2lab flags`)");
@@ -114,17 +113,17 @@ factor parse_flag_factor(const std::string& spec) {
         if (v.empty()) bad("--flag " + spec + ": an empty value in the list of '" + f.name + "'");
         if (std::find(f.levels.begin(), f.levels.end(), v) != f.levels.end())
             bad("--flag " + spec + ": value '" + v + "' of '" + f.name + "' given twice");
-        const std::string setting = f.name + "=" + v;
-        pipeline::parse_flags(std::span(&setting, 1));  // the registry's checks and messages
+        if (check) check(f.name + "=" + v);  // the registry's checks and messages
         f.levels.push_back(v);
     }
     return f;
 }
 
-design make_design(std::span<const std::string> flag_specs, std::span<const std::string> allocator_names) {
+design make_design(std::span<const std::string> flag_specs, std::span<const std::string> allocator_names,
+                   const flag_check& check) {
     design d;
     for (const auto& s : flag_specs) {
-        factor f = parse_flag_factor(s);
+        factor f = parse_flag_factor(s, check);
         for (const auto& g : d.flags)
             if (g.name == f.name)
                 bad("--flag " + f.name + " given twice: list its values in one --flag, e.g. " + f.name + "=a,b");

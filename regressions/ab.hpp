@@ -64,13 +64,19 @@ struct design {
     std::vector<std::string> allocators{"glibc"};  // the first: baseline
 };
 
-// "name=v1,v2,...": the name and every value are checked with pipeline::parse_flags, so the
-// messages are the registry's. An empty list or value, or a value given twice, is bad_input.
-factor parse_flag_factor(const std::string& spec);
+// Checks one "name=value" setting against the engine's flag registry, throwing c2lab::error
+// with the registry's message when the name or the value is unknown. The judge does not know
+// the engine's flags: the caller gives the check (`c2lab ab` passes pipeline::parse_flags).
+using flag_check = std::function<void(const std::string& setting)>;
+
+// "name=v1,v2,...": the name and every value go through `check` (when given), so the messages
+// are the registry's. An empty list or value, or a value given twice, is bad_input.
+factor parse_flag_factor(const std::string& spec, const flag_check& check = {});
 
 // Every --flag spec and the allocator list (empty: glibc only). A flag given twice, an
 // unknown or repeated allocator, or a design with fewer than two variants is bad_input.
-design make_design(std::span<const std::string> flag_specs, std::span<const std::string> allocator_names);
+design make_design(std::span<const std::string> flag_specs, std::span<const std::string> allocator_names,
+                   const flag_check& check = {});
 
 struct variant {
     std::vector<std::pair<std::string, std::string>> flags;   // every flag's value, design order

@@ -1,5 +1,5 @@
 #include "regressions/html_report.hpp"
-#include "regressions/report_text.hpp"
+#include "core/text.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -8,8 +8,9 @@
 //   copy_to_device_ms / copy_to_host_ms
 //                       one cudaMemcpyAsync on a stream of its own, timed with CUDA events;
 //                       synchronous for the caller (the copy is done when they return)
-//   host_pinning        the variants of the host_pinning flag: how the prover's large host
-//                       buffers are page-locked (off, cudaHostRegister, cudaMallocHost)
+//   host_pinning        the variants of the host_pinning flag (declared in groth16/host_pinning.hpp):
+//                       how the prover's large host buffers are page-locked (off,
+//                       cudaHostRegister, cudaMallocHost)
 //
 // Implemented in host_memory.cu where CUDA is built; without CUDA (host_memory_none.cpp) every
 // constructor and copy throws c2lab::error(errc::device) saying so. Every CUDA failure is
@@ -22,37 +23,15 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "groth16/host_pinning.hpp"
 
 namespace c2lab::gpu {
 
-// ---- the host_pinning flag -------------------------------------------------------------
-
-enum class host_pinning {
-    off,          // pageable memory: the driver stages every copy through its own pinned buffer
-    register_,    // "register": cudaHostRegister on the existing (malloc/mmap) buffers
-    malloc_host,  // allocate the buffers with cudaMallocHost instead
-};
-
-// "off|register|malloc_host": the variants as the user writes them.
-inline std::string host_pinning_names() { return "off|register|malloc_host"; }
-
-inline std::string_view to_string(host_pinning p) noexcept {
-    switch (p) {
-        case host_pinning::off: return "off";
-        case host_pinning::register_: return "register";
-        case host_pinning::malloc_host: return "malloc_host";
-    }
-    return "?";
-}
-
-// Throws c2lab::error(bad_input) naming the variant given and the valid ones.
-inline host_pinning parse_host_pinning(std::string_view name) {
-    if (name == "off") return host_pinning::off;
-    if (name == "register") return host_pinning::register_;
-    if (name == "malloc_host") return host_pinning::malloc_host;
-    throw error(errc::bad_input,
-                "host_pinning: unknown variant '" + std::string(name) + "' (expected " + host_pinning_names() + ")");
-}
+// ---- the host_pinning flag: groth16/host_pinning.hpp (the engine's flags name it without gpu/) ----
+using groth16::host_pinning;
+using groth16::host_pinning_names;
+using groth16::parse_host_pinning;
+using groth16::to_string;
 
 // ---- an owned range -----------------------------------------------------------------------
 

@@ -62,7 +62,7 @@ std::vector<std::pair<std::string, std::string>> flag_values::as_text() const {
             {"c1_json", std::string(porep::to_string(c1_json))},
             {"params_io", std::string(groth16::to_string(params_io))},
             {"backend", std::string(groth16::to_string(backend))},
-            {"host_pinning", std::string(gpu::to_string(host_pinning))}};
+            {"host_pinning", std::string(groth16::to_string(host_pinning))}};
 }
 
 groth16::prover_config flag_values::prover(groth16::prover_backend* backend) const {
@@ -112,7 +112,7 @@ flag_values parse_flags(std::span<const std::string> settings) {
                                                      "' (expected off, ntt, msm_h, msm_l)");
                 v.inject_stage_slowdown = value;
             } else if (name == "host_pinning") {
-                v.host_pinning = gpu::parse_host_pinning(value);
+                v.host_pinning = groth16::parse_host_pinning(value);
             } else if (name == "params_io") {
                 v.params_io = groth16::parse_params_io(value);
             } else if (name == "backend") {

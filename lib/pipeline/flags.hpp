@@ -4,7 +4,7 @@
 // against it); the
 // parsing of each value is the library's own (with_lc_indexer, parse_presize,
 // window_policy::parse, parse_b_g2_msm, parse_backend_kind, parse_params_io,
-// gpu::parse_host_pinning), so the messages match the library's.
+// groth16::parse_host_pinning), so the messages match the library's.
 #pragma once
 
 #include <span>
@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "gpu/memory/host_memory.hpp"
+#include "groth16/host_pinning.hpp"
 #include "groth16/params_file.hpp"
 #include "groth16/prover.hpp"
 #include "msm/window.hpp"
@@ -43,7 +43,7 @@ struct flag_values {
     porep::c1_json_decoder c1_json = porep::c1_json_decoder::nlohmann;
     groth16::params_io params_io = groth16::params_io::mmap;
     groth16::backend_kind backend = groth16::backend_kind::cpu;
-    gpu::host_pinning host_pinning = gpu::host_pinning::off;
+    groth16::host_pinning host_pinning = groth16::host_pinning::off;
     // Test only (the A/B runner's calibration): extra work in percent that the probe
     // benchmark ab_probe/* adds; "aa" is a second name for 0, for A/A runs.
     std::string inject_slowdown = "off";

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "regressions/report_text.hpp"
+#include "core/text.hpp"
 
 namespace c2lab::pipeline {
 
@@ -70,7 +70,6 @@ std::string num(double v) {
 }  // namespace
 
 std::string timeline::to_svg() const {
-    using regressions::xml_escape;
     const double left = 170, right = 30, top = 40, lane = 26, bar = 18, width = 1000;
     const double span = std::max(wall_ms, 1e-3);
     const double plot_w = width - left - right;

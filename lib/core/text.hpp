@@ -1,9 +1,10 @@
-// Escaping shared by the reports of the gate and the A/B runner.
+// Escaping for the text reports c2lab writes (markdown tables, SVG and HTML), shared by the
+// gate, the A/B runner and the batch timeline.
 #pragma once
 
 #include <string>
 
-namespace c2lab::regressions {
+namespace c2lab {
 
 // A markdown table cell: '|' escaped.
 inline std::string md_escape(const std::string& s) {
@@ -30,4 +31,4 @@ inline std::string xml_escape(const std::string& s) {
     return out;
 }
 
-}  // namespace c2lab::regressions
+}  // namespace c2lab
