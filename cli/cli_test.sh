@@ -184,21 +184,6 @@ expect 2 "vk ic count" "$BIN" verify --vk "$T/short_ic.vk" --proof "$T/proof.bin
   has "$T/err" "vk ic count" "wrong number of public inputs: got 1, $T/short_ic.vk expects 0 (its ic count is 1)"
 
 # gate: small Google Benchmark JSON files, 6 repetitions each (values in ns).
-# bench_json FILE CPU A_CENTER B_CENTER: benchmarks "a" and "b" with +-0.5% jitter.
-bench_json() {
-  python3 - "$@" <<'PY'
-import json, sys
-path, cpu, a, b = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
-rows = []
-for name, c in (("a", a), ("b", b)):
-    for i, j in enumerate((-0.005, -0.003, -0.001, 0.001, 0.003, 0.005)):
-        rows.append({"name": name, "run_name": name, "run_type": "iteration", "repetitions": 6,
-                     "repetition_index": i, "iterations": 10, "real_time": c * (1 + j),
-                     "cpu_time": c * (1 + j), "time_unit": "ns"})
-ctx = {"cpu_model": cpu, "num_cpus": 2, "build_type": "Release", "compiler": "c++"}
-json.dump({"context": ctx, "benchmarks": rows}, open(path, "w"))
-PY
-}
 bench_json "$T/base.json" "Test CPU" 100 200
 bench_json "$T/same.json" "Test CPU" 100.1 199.9
 bench_json "$T/slow.json" "Test CPU" 100 250

@@ -12,30 +12,13 @@ for sub in "history" "history record" "history import" "history list"; do
   expect 0 "$sub --help" "$BIN" $sub --help && has "$T/out" "$sub --help" "Example"
 done
 
-# bench_json FILE CPU COMMIT A_CENTER B_CENTER: benchmarks "a" and "b", 6 repetitions with
-# +-0.5% jitter (ns).
-bench_json() {
-  python3 - "$@" <<'PY'
-import json, sys
-path, cpu, commit, a, b = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5])
-rows = []
-for name, c in (("a", a), ("b", b)):
-    for i, j in enumerate((-0.005, -0.003, -0.001, 0.001, 0.003, 0.005)):
-        rows.append({"name": name, "run_name": name, "run_type": "iteration", "repetitions": 6,
-                     "repetition_index": i, "iterations": 10, "real_time": c * (1 + j),
-                     "cpu_time": c * (1 + j), "time_unit": "ns"})
-ctx = {"cpu_model": cpu, "num_cpus": 2, "build_type": "Release", "compiler": "c++", "commit": commit,
-       "date": "2026-12-0%sT10:00:00+00:00" % commit[-1]}
-json.dump({"context": ctx, "benchmarks": rows}, open(path, "w"))
-PY
-}
 mkdir -p "$T/runs/r1" "$T/runs/r2" "$T/runs/r3" "$T/other"
-bench_json "$T/runs/r1/bench_x.json" "Test CPU" c000001 90 180    # oldest: 10% faster
-bench_json "$T/runs/r2/bench_x.json" "Test CPU" c000002 100 200
-bench_json "$T/runs/r3/bench_x.json" "Test CPU" c000003 100.1 199.9
-bench_json "$T/other/bench_x.json" "Other CPU" c000004 50 100       # another machine, twice as fast
-bench_json "$T/same.json" "Test CPU" c000005 100 200
-bench_json "$T/slow.json" "Test CPU" c000006 110 220             # 10% slower
+bench_json "$T/runs/r1/bench_x.json" "Test CPU" 90 180 c000001    # oldest: 10% faster
+bench_json "$T/runs/r2/bench_x.json" "Test CPU" 100 200 c000002
+bench_json "$T/runs/r3/bench_x.json" "Test CPU" 100.1 199.9 c000003
+bench_json "$T/other/bench_x.json" "Other CPU" 50 100 c000004       # another machine, twice as fast
+bench_json "$T/same.json" "Test CPU" 100 200 c000005
+bench_json "$T/slow.json" "Test CPU" 110 220 c000006             # 10% slower
 DB="$T/h/history.sqlite"
 
 expect 0 "record" "$BIN" history record --from "$T/runs/r1" --db "$DB" && has "$T/out" "record" "recorded run 1" &&

@@ -510,7 +510,7 @@ int main(int argc, char** argv) {
     s_bupdate->add_option("--from", bupdate.from, "run directory, e.g. results/runs/<stamp>")->type_name("DIR")->required();
     s_bupdate->add_option("--machine", bupdate.machine,
                           "machine name, [a-z0-9-] (default: from the fingerprint: <cpu_model>-<num_cpus>cpu-<build_type>, "
-                          "sanitized)")
+                          "sanitized; for instruction counts toolchain-<compiler>-<valgrind>-<build_type>, any CPU)")
         ->type_name("NAME");
     s_bupdate->add_option("--results", bupdate.results, "results directory holding baselines/")
         ->type_name("DIR")
