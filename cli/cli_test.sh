@@ -108,7 +108,7 @@ expect 1 "proof2 with proof's inputs" "$BIN" verify --params "$T/params.bin" --p
 
 # tampered proof byte -> 1 (still a point, wrong proof) or 2 (malformed point)
 cp "$T/proof.bin" "$T/tampered.bin"
-printf '\x55' | dd of="$T/tampered.bin" bs=1 seek=100 conv=notrunc status=none
+flip_byte "$T/tampered.bin" 100
 cmp -s "$T/proof.bin" "$T/tampered.bin" && fail "tampering did not change the proof"
 "$BIN" verify --params "$T/params.bin" --proof "$T/tampered.bin" --inputs "$T/proof.bin.inputs" >"$T/out" 2>"$T/err"
 rc=$?
@@ -170,7 +170,7 @@ expect 2 "verify --vk missing" "$BIN" verify --vk "$T/nope.vk" --proof "$T/proof
   has "$T/err" "verify --vk missing" "$T/nope.vk"
 # A changed byte in alpha_g1's y coordinate: off the curve.
 cp "$T/params.bin.vk" "$T/flipped.vk"
-printf '\x55' | dd of="$T/flipped.vk" bs=1 seek=95 conv=notrunc status=none
+flip_byte "$T/flipped.vk" 95
 cmp -s "$T/params.bin.vk" "$T/flipped.vk" && fail "flipping did not change the vk"
 expect 2 "corrupt vk" "$BIN" verify --vk "$T/flipped.vk" --proof "$T/proof.bin" --inputs "$T/proof.bin.inputs" &&
   has "$T/err" "corrupt vk" "c2lab: error: $T/flipped.vk: verifying key alpha_g1" && has "$T/err" "corrupt vk" "curve"

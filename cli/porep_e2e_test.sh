@@ -52,7 +52,7 @@ expect 0 "verify --vk" "$BIN" verify --c1 "$T/c1.json" --proof "$T/proof.bin" --
 { tail -c 48 "$T/proof.bin"; head -c 144 "$T/proof.bin" | tail -c 96; head -c 48 "$T/proof.bin"; } >"$T/swapped_vk.bin"
 expect 1 "verify --vk swapped A and C" "$BIN" verify --c1 "$T/c1.json" --proof "$T/swapped_vk.bin" --vk "$T/exported.vk"
 cp "$T/exported.vk" "$T/flipped.vk"
-printf '\x55' | dd of="$T/flipped.vk" bs=1 seek=$((868 + 5 * 96 + 95)) conv=notrunc status=none
+flip_byte "$T/flipped.vk" $((868 + 5 * 96 + 95))
 expect 2 "verify --vk corrupt" "$BIN" verify --c1 "$T/c1.json" --proof "$T/proof.bin" --vk "$T/flipped.vk" &&
   has "$T/err" "verify --vk corrupt" "$T/flipped.vk: verifying key ic[5]"
 expect 0 "hash-chain setup" "$BIN" setup --circuit hash-chain --steps 4 -o "$T/hc.params"
@@ -67,7 +67,7 @@ cmp -s "$VK" "$T/exported.vk" || fail "setup: the .vk it wrote again differs"
 
 # A changed byte: a point off the curve (2) or a wrong proof (1), never valid.
 cp "$T/proof.bin" "$T/tampered.bin"
-printf '\x55' | dd of="$T/tampered.bin" bs=1 seek=100 conv=notrunc status=none
+flip_byte "$T/tampered.bin" 100
 "$BIN" verify --c1 "$T/c1.json" --proof "$T/tampered.bin" >"$T/out" 2>"$T/err"
 rc=$?
 if [ $rc -eq 1 ] || [ $rc -eq 2 ]; then echo "ok: tampered proof (exit $rc)"; else fail "tampered proof: exit $rc"; fi

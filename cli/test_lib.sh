@@ -50,3 +50,15 @@ if commit:
 json.dump({"context": ctx, "benchmarks": rows}, open(path, "w"))
 PY
 }
+
+# flip_byte FILE OFFSET: XOR the byte at OFFSET with 0x55, so the file always changes (writing a
+# fixed byte left a proof unchanged whenever it already held that byte: 1 run in 256).
+flip_byte() {
+  python3 - "$1" "$2" <<'PY'
+import sys
+path, offset = sys.argv[1], int(sys.argv[2])
+data = bytearray(open(path, "rb").read())
+data[offset] ^= 0x55
+open(path, "wb").write(data)
+PY
+}
