@@ -84,10 +84,15 @@ batch_result prove_batch(const groth16::parameters& params, const groth16::prove
     return out;
 }
 
-memory_estimate estimate_memory(std::size_t constraints, std::size_t inputs, std::size_t aux) {
-    constexpr std::uint64_t fr_bytes = sizeof(ff::fr);
+std::uint64_t domain_of(std::size_t constraints) noexcept {
     std::uint64_t n = 1;
     while (n < constraints) n <<= 1;
+    return n;
+}
+
+memory_estimate estimate_memory(std::size_t constraints, std::size_t inputs, std::size_t aux) {
+    constexpr std::uint64_t fr_bytes = sizeof(ff::fr);
+    const std::uint64_t n = domain_of(constraints);
     memory_estimate e;
     // a, b, c evaluations, padded to the domain when handed to the prover (prove_job), and the
     // input and aux assignments (densities are bits: ignored).
@@ -98,16 +103,6 @@ memory_estimate estimate_memory(std::size_t constraints, std::size_t inputs, std
     e.prover_bytes = fr_bytes * n;
     return e;
 }
-
-namespace {
-
-std::uint64_t domain_of(std::size_t constraints) {
-    std::uint64_t n = 1;
-    while (n < constraints) n <<= 1;
-    return n;
-}
-
-}  // namespace
 
 std::uint64_t estimate_params_bytes(std::size_t constraints, std::size_t inputs, std::size_t aux) {
     constexpr std::uint64_t g1 = sizeof(groth16::g1_affine), g2 = sizeof(groth16::g2_affine);

@@ -113,6 +113,9 @@ struct memory_estimate {
 };
 memory_estimate estimate_memory(std::size_t constraints, std::size_t inputs, std::size_t aux);
 
+// The prover's domain for a circuit of `constraints` rows: the next power of two >= it.
+std::uint64_t domain_of(std::size_t constraints) noexcept;
+
 // Groth16 parameters of a shape held in memory (groth16::parameters: h, l, a, b_g1, b_g2, ic),
 // an upper bound: every variable counted in a and b (the densities are not known from counts).
 std::uint64_t estimate_params_bytes(std::size_t constraints, std::size_t inputs, std::size_t aux);

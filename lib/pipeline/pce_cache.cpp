@@ -76,9 +76,7 @@ void pce_job::evaluate() {
         throw error(errc::bad_input, "synth=pce: the circuit synthesized " + std::to_string(wa.num_constraints()) +
                                          " constraints, its pre-compiled shape has " +
                                          std::to_string(pce_->num_constraints()));
-    std::size_t n = 1;  // the prover's domain: the next power of two >= m
-    while (n < pce_->num_constraints()) n <<= 1;
-    abc_ = pce_->evaluate(wa.input_assignment(), wa.aux_assignment(), n);
+    abc_ = pce_->evaluate(wa.input_assignment(), wa.aux_assignment(), domain_of(pce_->num_constraints()));
 }
 
 std::unique_ptr<prepared_job> synthesize_porep_job(const porep::stacked_circuit& c, const flag_values& flags,
