@@ -72,7 +72,9 @@ int main(int argc, char** argv) {
         }
     }
     try {
-        bench::g_opts.flags = pipeline::parse_flags(settings);
+        auto all = pipeline::parse_all_flags(settings);
+        bench::g_opts.flags = std::move(all.engine);
+        bench::g_opts.test_flags = std::move(all.test);
     } catch (const error& e) {
         std::cerr << argv[0] << ": error: " << e.what() << "\n";
         return 2;

@@ -2,7 +2,8 @@
 // Google Benchmark parses the rest.
 //
 //   --flag name=variant   (repeatable) run only that variant of the flag's benchmarks; the
-//                         names and variants are the registry's (`c2lab flags`)
+//                         names and variants are the registry's (`c2lab flags`), the
+//                         test-only flags included
 //   --dataset NAME        the C1 dataset of the PoRep stage benchmarks (datasets/manifest.json)
 //
 // The chosen flags and dataset go into the JSON context ("flag.<name>", "dataset"), so a run
@@ -15,11 +16,13 @@
 #include <string_view>
 
 #include "pipeline/flags.hpp"
+#include "pipeline/test_flags.hpp"
 
 namespace c2lab::bench {
 
 struct options {
     pipeline::flag_values flags;  // every flag's value: the default unless given
+    pipeline::test_flag_values test_flags;  // the test-only flags (pipeline/test_flags.hpp)
     std::vector<std::pair<std::string, std::string>> given;  // --flag settings, as given
     std::string dataset;          // empty: the harness's own list
 };

@@ -33,10 +33,8 @@ void probe(benchmark::State& state, unsigned pct) {
 void register_all() {
     for (const char* v : {"off", "aa", "1pct", "2pct", "5pct", "10pct"}) {
         if (!bench::selected("inject_slowdown", v)) continue;
-        pipeline::flag_values f;
         const std::string s = std::string("inject_slowdown=") + v;
-        f = pipeline::parse_flags(std::span<const std::string>(&s, 1));
-        const unsigned pct = f.inject_slowdown_pct();
+        const unsigned pct = pipeline::parse_all_flags(std::span<const std::string>(&s, 1)).test.inject_slowdown_pct();
         benchmark::RegisterBenchmark((std::string("ab_probe/fr_mul_chain/inject_slowdown:") + v).c_str(),
                                      [pct](benchmark::State& st) { probe(st, pct); })
             ->Unit(benchmark::kMillisecond);

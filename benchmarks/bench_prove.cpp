@@ -76,7 +76,8 @@ const prepared_case& case_for(int log_n) {
 
 void prove_bench(benchmark::State& state, b_g2_msm mode) {
     const prepared_case& c = case_for(static_cast<int>(state.range(0)));
-    prover_config cfg = bench::opts().flags.prover();  // msm_window, inject_stage_slowdown (test only)
+    prover_config cfg = bench::opts().flags.prover();       // msm_window, msm_split
+    cfg.on_stage = bench::opts().test_flags.stage_hook();  // inject_stage_slowdown (test only)
     cfg.b_g2 = mode;                                    // both variants registered, whatever the flag says
     rng g(1);
     const fr r = fr::random(g), s = fr::random(g);

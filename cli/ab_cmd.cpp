@@ -25,7 +25,7 @@
 #include "core/error.hpp"
 #include "core/file.hpp"
 #include "io.hpp"
-#include "pipeline/flags.hpp"
+#include "pipeline/test_flags.hpp"
 #include "regressions/ab.hpp"
 
 extern char** environ;
@@ -309,7 +309,7 @@ int run_ab(const ab_args& a) {
     if (!a.fail_on.empty() && a.fail_on != "slower")
         throw error(errc::bad_input, "--fail-on '" + a.fail_on + "': expected slower");
     const ab::design d = ab::make_design(a.flags, a.allocators,
-                                         [](const std::string& setting) { pipeline::parse_flags(std::span(&setting, 1)); });
+                                         [](const std::string& setting) { pipeline::parse_all_flags(std::span(&setting, 1)); });
     const std::vector<ab::variant> variants = ab::expand(d);
 
     ab::run_info info;

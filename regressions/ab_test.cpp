@@ -17,14 +17,14 @@
 
 #include "core/error.hpp"
 #include "core/rng.hpp"
-#include "pipeline/flags.hpp"
+#include "pipeline/test_flags.hpp"
 
 namespace c2lab::regressions::ab {
 namespace {
 
 // make_design with the engine's registry as its flag check, as `c2lab ab` calls it.
 design make_design_checked(std::span<const std::string> fl, std::span<const std::string> al) {
-    return make_design(fl, al, [](const std::string& setting) { pipeline::parse_flags(std::span(&setting, 1)); });
+    return make_design(fl, al, [](const std::string& setting) { pipeline::parse_all_flags(std::span(&setting, 1)); });
 }
 
 using nlohmann::json;

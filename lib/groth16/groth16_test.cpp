@@ -7,6 +7,10 @@
 #include <string>
 #include <vector>
 
+#include <mutex>
+#include <map>
+#include <thread>
+#include <chrono>
 #include <gtest/gtest.h>
 #include <openssl/evp.h>
 
@@ -297,6 +301,31 @@ TEST(groth16, msm_split_gives_the_same_proof) {
     const proof p = create_proof(s.params, s.pa, r, t, split);
     EXPECT_EQ(p, plain);
     EXPECT_TRUE(verify_proof(prepare_verifying_key(s.params.vk), p, std::vector<fr>{s.out}));
+}
+
+TEST(groth16, the_stage_hook_sees_every_stage_once_and_its_time_counts) {
+    const auto& s = shared_case::get();
+    const fr r = small(11), t = small(13);
+    for (b_g2_msm mode : {b_g2_msm::serial, b_g2_msm::parallel}) {
+        std::mutex mu;
+        std::map<std::string, int> calls;
+        prover_config cfg;
+        cfg.b_g2 = mode;
+        cfg.on_stage = [&](std::string_view stage, double ms) {
+            EXPECT_GE(ms, 0) << stage;
+            std::lock_guard lock(mu);
+            ++calls[std::string(stage)];
+            // Work done in the hook counts in the stage: msm_l gets 30 ms more.
+            if (stage == "msm_l") std::this_thread::sleep_for(std::chrono::milliseconds(30));
+        };
+        stage_report rep;
+        const proof p = create_proof(s.params, s.pa, r, t, cfg, &rep);
+        EXPECT_EQ(p, create_proof(s.params, s.pa, r, t));  // observing changes nothing
+        const std::map<std::string, int> want{{"ntt", 1},   {"msm_h", 1},    {"msm_l", 1},
+                                              {"msm_a", 1}, {"msm_b_g1", 1}, {"msm_b_g2", 1}};
+        EXPECT_EQ(calls, want) << to_string(mode);
+        EXPECT_GE(rep.ms("msm_l"), 30.0) << to_string(mode);  // a lower bound only: sleep never returns early
+    }
 }
 
 // A backend computed with the naive references (msm_naive, poly::compute_h), counting calls; with

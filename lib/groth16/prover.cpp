@@ -94,8 +94,14 @@ proof create_proof(const parameters& params, const witness_view& w, const fr& r,
                      : msm::msm_filtered_bases<ec::g2_curve>(bases, d, scalars, cfg.msm);
     };
     const bool b2_parallel = cfg.b_g2 == b_g2_msm::parallel && !be;
-    // How many times a stage does its work: twice for cfg.repeat_stage (test only), else once.
-    auto runs = [&](std::string_view stage) { return cfg.repeat_stage == stage ? 2 : 1; };
+    // One stage: timed into the report, then cfg.on_stage told how long its work took.
+    auto run_stage = [&](const char* name, auto&& work) {
+        scoped_stage t(report, name);
+        const auto t0 = std::chrono::steady_clock::now();
+        work();
+        if (cfg.on_stage)
+            cfg.on_stage(name, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    };
 
     J2 b2 = J2::identity();
     std::chrono::steady_clock::time_point b2_start, b2_end;
@@ -103,6 +109,8 @@ proof create_proof(const parameters& params, const witness_view& w, const fr& r,
         b2_start = std::chrono::steady_clock::now();
         b2 = msm_g2_filtered(b2_q.first(b_in), w.b_input_density, w.input_assignment) +
              msm_g2_filtered(b2_q.subspan(b_in), w.b_aux_density, w.aux_assignment);
+        if (cfg.on_stage)
+            cfg.on_stage("msm_b_g2", std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - b2_start).count());
         b2_end = std::chrono::steady_clock::now();
     };
     tbb::task_group g2_group;
@@ -121,40 +129,27 @@ proof create_proof(const parameters& params, const witness_view& w, const fr& r,
     try {
         std::vector<fr> h_copy;
         std::span<const fr> h;
-        {
-            scoped_stage t(report, "ntt");
-            auto copy = [](std::span<const fr> v) { return std::vector<fr>(v.begin(), v.end()); };
-            for (int rep = runs("ntt"); rep > 0; --rep) {
-                if (h_in_place && rep == 1) {  // the last run: a, b, c are not read again
-                    const poly::evaluation_domain d = poly::evaluation_domain::at_least(n, cfg.ntt.threads);
-                    poly::compute_h_in_place(d, in_place->a, in_place->b, in_place->c, cfg.ntt);
-                    h = in_place->a.first(n - 1);  // bellperson's H query has n - 1 bases
-                } else {
-                    h_copy = be ? be->compute_h(w.a, w.b, w.c)
-                                : poly::compute_h(copy(w.a), copy(w.b), copy(w.c), cfg.ntt);
-                    h = h_copy;
-                }
+        run_stage("ntt", [&] {
+            if (h_in_place) {  // a, b, c are not read again: h is computed in them
+                const poly::evaluation_domain d = poly::evaluation_domain::at_least(n, cfg.ntt.threads);
+                poly::compute_h_in_place(d, in_place->a, in_place->b, in_place->c, cfg.ntt);
+                h = in_place->a.first(n - 1);  // bellperson's H query has n - 1 bases
+            } else {
+                auto copy = [](std::span<const fr> v) { return std::vector<fr>(v.begin(), v.end()); };
+                h_copy = be ? be->compute_h(w.a, w.b, w.c) : poly::compute_h(copy(w.a), copy(w.b), copy(w.c), cfg.ntt);
+                h = h_copy;
             }
-        }
-        {
-            scoped_stage t(report, "msm_h");
-            for (int rep = runs("msm_h"); rep > 0; --rep) h_acc = msm_g1(params.h, h, false);
-        }
-        {
-            scoped_stage t(report, "msm_l");
-            for (int rep = runs("msm_l"); rep > 0; --rep) l_acc = msm_g1(params.l, w.aux_assignment);
-        }
-        {
-            scoped_stage t(report, "msm_a");
+        });
+        run_stage("msm_h", [&] { h_acc = msm_g1(params.h, h, false); });
+        run_stage("msm_l", [&] { l_acc = msm_g1(params.l, w.aux_assignment); });
+        run_stage("msm_a", [&] {
             a_acc = msm_g1(a_q.first(ni), w.input_assignment) +
                     msm_g1_filtered(a_q.subspan(ni), w.a_aux_density, w.aux_assignment);
-        }
-        {
-            scoped_stage t(report, "msm_b_g1");
-            b1_acc =
-                msm_g1_filtered(b1_q.first(b_in), w.b_input_density, w.input_assignment) +
-                msm_g1_filtered(b1_q.subspan(b_in), w.b_aux_density, w.aux_assignment);
-        }
+        });
+        run_stage("msm_b_g1", [&] {
+            b1_acc = msm_g1_filtered(b1_q.first(b_in), w.b_input_density, w.input_assignment) +
+                     msm_g1_filtered(b1_q.subspan(b_in), w.b_aux_density, w.aux_assignment);
+        });
     } catch (...) {
         g2_group.wait();
         throw;

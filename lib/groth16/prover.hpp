@@ -27,6 +27,7 @@
 
 #include <span>
 #include <string>
+#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -46,15 +47,20 @@ enum class b_g2_msm { serial, parallel };
 b_g2_msm parse_b_g2_msm(std::string_view name);
 std::string_view to_string(b_g2_msm m) noexcept;
 
+// An observer of the prover's stages: (stage name, milliseconds its work took), called on the
+// thread that ran the stage (msm_b_g2 may run beside the G1 stages: the hook must be safe to
+// call concurrently). Instrumentation, e.g. the benchmarks' test-only stage slowdown
+// (pipeline/test_flags.hpp); time it spends counts in the stage's report.
+using stage_hook = std::function<void(std::string_view stage, double ms)>;
+
 struct prover_config {
     msm::msm_config msm;                 // window policy and threads of every MSM
     b_g2_msm b_g2 = b_g2_msm::serial;    // the b_g2_msm flag
     bool msm_split = false;              // the msm_split flag: L, A, B1, B2 via msm/split.hpp (CPU only)
     poly::ntt_config ntt;                // the h step
     prover_backend* backend = nullptr;   // null: the CPU (lib/poly, lib/msm); else ntt and MSMs go there
-    // TEST ONLY (flag inject_stage_slowdown): the stage of this name ("ntt", "msm_h" or
-    // "msm_l") does its work twice, a known slowdown that the gate's stage tracing must name.
-    std::string repeat_stage;
+    // Called at the end of every stage but assemble, inside its timing (empty: nothing).
+    stage_hook on_stage;
 };
 
 // What the prover reads from a proving assignment (spans into it).

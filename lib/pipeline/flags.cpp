@@ -3,66 +3,96 @@
 #include <algorithm>
 #include <sstream>
 
-#include "core/error.hpp"
+#include "pipeline/test_flags.hpp"
 #include "r1cs/linear_combination.hpp"
 
 namespace c2lab::pipeline {
 
 namespace {
-constexpr flag_info registry[] = {
+
+using fv = flag_values;
+
+// The table: one entry per flag. `set` checks the value with the library's parser.
+constexpr flag_def<fv> registry[] = {
     {"lc_indexer", "vec|smallvec1|smallvec2|smallvec4", "vec", "synthesize",
-     "storage of a linear combination's terms (std::vector or small_vector with N inline terms)"},
+     "storage of a linear combination's terms (std::vector or small_vector with N inline terms)",
+     [](fv& v, const std::string& x) {
+         r1cs::with_lc_indexer(x, [](auto) {});  // validates the name
+         v.lc_indexer = x;
+     },
+     [](const fv& v) { return v.lc_indexer; }},
     {"presize", "off|on", "off", "synthesize",
-     "reserve the proving assignment's vectors from a shape count before synthesis"},
+     "reserve the proving assignment's vectors from a shape count before synthesis",
+     [](fv& v, const std::string& x) { v.presize = r1cs::parse_presize(x); },
+     [](const fv& v) { return std::string(r1cs::to_string(v.presize)); }},
     {"msm_window", "ln|table|fixed:N (N 1..20)", "ln", "msm",
-     "Pippenger window size: bellperson's ceil(ln n), the measured table, or fixed N bits"},
-    {"b_g2_msm", "serial|parallel", "serial", "msm",
-     "run the G2 MSM after the G1 MSMs, or concurrently with them"},
+     "Pippenger window size: bellperson's ceil(ln n), the measured table, or fixed N bits",
+     [](fv& v, const std::string& x) { v.msm_window = msm::window_policy::parse(x); },
+     [](const fv& v) { return v.msm_window.to_string(); }},
+    {"b_g2_msm", "serial|parallel", "serial", "msm", "run the G2 MSM after the G1 MSMs, or concurrently with them",
+     [](fv& v, const std::string& x) { v.b_g2 = groth16::parse_b_g2_msm(x); },
+     [](const fv& v) { return std::string(groth16::to_string(v.b_g2)); }},
     {"msm_split", "off|on", "off", "msm",
-     "sum the points of 0/1 scalars by batched addition (0s skipped) before Pippenger on the rest"},
+     "sum the points of 0/1 scalars by batched addition (0s skipped) before Pippenger on the rest",
+     [](fv& v, const std::string& x) { v.msm_split = pick_variant("msm_split", x, {"off", "on"}) == "on"; },
+     [](const fv& v) { return std::string(v.msm_split ? "on" : "off"); }},
     {"synth", "direct|pce", "direct", "synthesize",
      "evaluate A, B, C while synthesizing, or synthesize the witness only and multiply the pre-compiled "
-     "sparse A, B, C of the circuit's shape"},
-    {"c1_json", "nlohmann|simdjson", "nlohmann", "c1_decode",
-     "JSON parser of the C1 file (both give identical structures)"},
+     "sparse A, B, C of the circuit's shape",
+     [](fv& v, const std::string& x) { v.synth = r1cs::parse_synth_mode(x); },
+     [](const fv& v) { return std::string(r1cs::to_string(v.synth)); }},
+    {"c1_json", "nlohmann|simdjson", "nlohmann", "c1_decode", "JSON parser of the C1 file (both give identical structures)",
+     [](fv& v, const std::string& x) { v.c1_json = porep::parse_c1_json_decoder(x); },
+     [](const fv& v) { return std::string(porep::to_string(v.c1_json)); }},
     {"params_io", "mmap|read", "mmap", "load_params",
-     "how the parameters file is loaded: mapped (pages fault in as decoded) or read(2) into memory first"},
+     "how the parameters file is loaded: mapped (pages fault in as decoded) or read(2) into memory first",
+     [](fv& v, const std::string& x) { v.params_io = groth16::parse_params_io(x); },
+     [](const fv& v) { return std::string(groth16::to_string(v.params_io)); }},
     {"backend", "cpu|cuda", "cpu", "ntt+msm",
-     "engine of the prover's ntt and MSM stages: the CPU (the reference), or CUDA on device 0"},
+     "engine of the prover's ntt and MSM stages: the CPU (the reference), or CUDA on device 0",
+     [](fv& v, const std::string& x) { v.backend = groth16::parse_backend_kind(x); },
+     [](const fv& v) { return std::string(groth16::to_string(v.backend)); }},
     {"host_pinning", "off|register|malloc_host", "off", "ntt+msm",
      "backend cuda: host buffers copied to the GPU as they are (pageable), registered with cudaHostRegister "
-     "for the copy, or staged through cudaMallocHost memory"},
-    {"inject_stage_slowdown", "off|ntt|msm_h|msm_l", "off", "test",
-     "TEST ONLY: the prover does that stage's work twice, a known slowdown for the gate's stage tracing"},
-    {"inject_slowdown", "off|aa|1pct|2pct|5pct|10pct", "off", "test",
-     "TEST ONLY: extra work added by the ab_probe benchmarks (bench_probe), to calibrate `c2lab ab`; "
-     "aa = off under another name"},
+     "for the copy, or staged through cudaMallocHost memory",
+     [](fv& v, const std::string& x) { v.host_pinning = groth16::parse_host_pinning(x); },
+     [](const fv& v) { return std::string(groth16::to_string(v.host_pinning)); }},
 };
 
-constexpr std::pair<std::string_view, unsigned> slowdowns[] = {{"off", 0}, {"aa", 0}, {"1pct", 1},
-                                                               {"2pct", 2},  {"5pct", 5}, {"10pct", 10}};
+// Name and value columns of one table's rows.
+template <class Values>
+void table_rows(std::ostringstream& out, std::span<const flag_def<Values>> table, const std::size_t (&w)[4]) {
+    for (const auto& f : table) {
+        const std::string_view cols[] = {f.name, f.variants, f.default_value, f.stage};
+        for (std::size_t i = 0; i < 4; ++i) out << cols[i] << std::string(w[i] - cols[i].size() + 2, ' ');
+        out << f.description << '\n';
+    }
+}
+
 }  // namespace
 
-std::span<const flag_info> flag_registry() noexcept { return registry; }
+std::span<const flag_def<flag_values>> flag_registry() noexcept { return registry; }
 
-unsigned flag_values::inject_slowdown_pct() const noexcept {
-    for (const auto& [name, pct] : slowdowns)
-        if (name == inject_slowdown) return pct;
-    return 0;
+std::string_view pick_variant(std::string_view flag, const std::string& value,
+                              std::initializer_list<std::string_view> variants) {
+    for (std::string_view v : variants)
+        if (v == value) return v;
+    std::string list;
+    std::size_t i = 0;
+    for (std::string_view v : variants)
+        list += (i++ == 0 ? "" : (i == variants.size() ? " or " : ", ")) + std::string(v);
+    throw error(errc::bad_input, std::string(flag) + ": unknown variant '" + value + "' (expected " + list + ")");
+}
+
+std::pair<std::string, std::string> split_flag_setting(const std::string& s) {
+    const auto eq = s.find('=');
+    if (eq == std::string::npos || eq == 0)
+        throw error(errc::bad_input, "--flag '" + s + "': expected name=value (see `c2lab flags`)");
+    return {s.substr(0, eq), s.substr(eq + 1)};
 }
 
 std::vector<std::pair<std::string, std::string>> flag_values::as_text() const {
-    // inject_slowdown is left out: a test-only knob that only the probe benchmark reads.
-    return {{"lc_indexer", lc_indexer},
-            {"presize", std::string(r1cs::to_string(presize))},
-            {"msm_window", msm_window.to_string()},
-            {"b_g2_msm", std::string(groth16::to_string(b_g2))},
-            {"msm_split", msm_split ? "on" : "off"},
-            {"synth", std::string(r1cs::to_string(synth))},
-            {"c1_json", std::string(porep::to_string(c1_json))},
-            {"params_io", std::string(groth16::to_string(params_io))},
-            {"backend", std::string(groth16::to_string(backend))},
-            {"host_pinning", std::string(groth16::to_string(host_pinning))}};
+    return flags_as_text(flag_registry(), *this);
 }
 
 groth16::prover_config flag_values::prover(groth16::prover_backend* backend) const {
@@ -71,82 +101,44 @@ groth16::prover_config flag_values::prover(groth16::prover_backend* backend) con
     cfg.b_g2 = b_g2;
     cfg.msm_split = msm_split;
     cfg.backend = backend;
-    cfg.repeat_stage = repeat_stage();
     return cfg;
 }
 
 flag_values parse_flags(std::span<const std::string> settings) {
     flag_values v;
     for (const std::string& s : settings) {
-        const auto eq = s.find('=');
-        if (eq == std::string::npos || eq == 0)
-            throw error(errc::bad_input, "--flag '" + s + "': expected name=value (see `c2lab flags`)");
-        const std::string name = s.substr(0, eq);
-        const std::string value = s.substr(eq + 1);
-        if (std::none_of(std::begin(registry), std::end(registry), [&](const flag_info& f) { return f.name == name; })) {
-            std::string known;
-            for (const auto& f : registry) known += (known.empty() ? "" : ", ") + std::string(f.name);
-            throw error(errc::bad_input, "unknown flag '" + name + "' (known: " + known + "; see `c2lab flags`)");
+        const auto [name, value] = split_flag_setting(s);
+        const flag_def<flag_values>* f = find_flag(flag_registry(), name);
+        if (!f) {
+            if (find_flag(test_flag_registry(), name))
+                throw error(errc::bad_input, "flag '" + name +
+                                                 "' is test-only: the benchmark binaries and `c2lab ab` take it, the "
+                                                 "prover does not");
+            throw error(errc::bad_input,
+                        "unknown flag '" + name + "' (known: " + flag_names(flag_registry()) + "; see `c2lab flags`)");
         }
-        try {
-            if (name == "lc_indexer") {
-                r1cs::with_lc_indexer(value, [](auto) {});  // validates the name
-                v.lc_indexer = value;
-            } else if (name == "presize") {
-                v.presize = r1cs::parse_presize(value);
-            } else if (name == "msm_window") {
-                v.msm_window = msm::window_policy::parse(value);
-            } else if (name == "b_g2_msm") {
-                v.b_g2 = groth16::parse_b_g2_msm(value);
-            } else if (name == "msm_split") {
-                if (value != "off" && value != "on")
-                    throw error(errc::bad_input, "msm_split: unknown variant '" + value + "' (expected off or on)");
-                v.msm_split = value == "on";
-            } else if (name == "synth") {
-                v.synth = r1cs::parse_synth_mode(value);
-            } else if (name == "c1_json") {
-                v.c1_json = porep::parse_c1_json_decoder(value);
-            } else if (name == "inject_stage_slowdown") {
-                if (value != "off" && value != "ntt" && value != "msm_h" && value != "msm_l")
-                    throw error(errc::bad_input, "inject_stage_slowdown: unknown variant '" + value +
-                                                     "' (expected off, ntt, msm_h, msm_l)");
-                v.inject_stage_slowdown = value;
-            } else if (name == "host_pinning") {
-                v.host_pinning = groth16::parse_host_pinning(value);
-            } else if (name == "params_io") {
-                v.params_io = groth16::parse_params_io(value);
-            } else if (name == "backend") {
-                v.backend = groth16::parse_backend_kind(value);
-            } else {
-                if (std::none_of(std::begin(slowdowns), std::end(slowdowns),
-                                 [&](const auto& sd) { return sd.first == value; }))
-                    throw error(errc::bad_input, "inject_slowdown: unknown variant '" + value +
-                                                     "' (expected off, aa, 1pct, 2pct, 5pct, 10pct)");
-                v.inject_slowdown = value;
-            }
-        } catch (const error& e) {
-            throw error(errc::bad_input, "--flag " + s + ": " + e.what());
-        }
+        set_flag(*f, v, value);
     }
     return v;
 }
 
 std::string flags_table() {
-    size_t wn = 4, wv = 8, wd = 7, ws = 5;
-    for (const auto& f : registry) {
-        wn = std::max(wn, f.name.size());
-        wv = std::max(wv, f.variants.size());
-        wd = std::max(wd, f.default_value.size());
-        ws = std::max(ws, f.stage.size());
-    }
-    std::ostringstream out;
-    auto row = [&](std::string_view n, std::string_view v, std::string_view d, std::string_view s,
-                   std::string_view desc) {
-        out << n << std::string(wn - n.size() + 2, ' ') << v << std::string(wv - v.size() + 2, ' ') << d
-            << std::string(wd - d.size() + 2, ' ') << s << std::string(ws - s.size() + 2, ' ') << desc << '\n';
+    std::size_t w[4] = {4, 8, 7, 5};
+    auto widen = [&](auto table) {
+        for (const auto& f : table) {
+            const std::string_view cols[] = {f.name, f.variants, f.default_value, f.stage};
+            for (std::size_t i = 0; i < 4; ++i) w[i] = std::max(w[i], cols[i].size());
+        }
     };
-    row("flag", "variants", "default", "stage", "what");
-    for (const auto& f : registry) row(f.name, f.variants, f.default_value, f.stage, f.description);
+    widen(flag_registry());
+    widen(test_flag_registry());
+    std::ostringstream out;
+    const std::string_view head[] = {"flag", "variants", "default", "stage"};
+    for (std::size_t i = 0; i < 4; ++i) out << head[i] << std::string(w[i] - head[i].size() + 2, ' ');
+    out << "what\n";
+    table_rows(out, flag_registry(), w);
+    out << "\ntest only (benchmark binaries and `c2lab ab`; the prover never reads them):\n";
+    table_rows(out, test_flag_registry(), w);
     return out.str();
 }
 

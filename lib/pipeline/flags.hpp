@@ -1,17 +1,25 @@
 // The flag registry of c2lab: every engine variant a run can choose with
-// `--flag name=value`, its variants, default and the pipeline stage it affects. This table is
-// the one list the CLI and the benchmarks read (`c2lab flags` prints it; `--flag` is checked
-// against it); the
-// parsing of each value is the library's own (with_lc_indexer, parse_presize,
-// window_policy::parse, parse_b_g2_msm, parse_backend_kind, parse_params_io,
-// groth16::parse_host_pinning), so the messages match the library's.
+// `--flag name=value`, declared once in one table (flags.cpp). Each entry gives the name,
+// the variants as the user writes them, the default, the pipeline stage it affects, a line
+// of description, and two functions: `set` parses a value into the typed options
+// (flag_values) with the library's own parser (with_lc_indexer, parse_presize,
+// window_policy::parse, ...), so the messages match the library's, and `get` prints the
+// value back. Parsing (`parse_flags`), `c2lab flags` (`flags_table`), the benchmarks'
+// `--flag` and the JSON context (`as_text`) all read that table: a new flag is one entry
+// and one field of flag_values.
+//
+// The test-only flags (calibration of the A/B runner, the gate's stage tracing) have their
+// own table and values in test_flags.hpp: nothing here, and nothing the prover reads, knows
+// them.
 #pragma once
 
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "core/error.hpp"
 #include "groth16/host_pinning.hpp"
 #include "groth16/params_file.hpp"
 #include "groth16/prover.hpp"
@@ -22,17 +30,19 @@
 
 namespace c2lab::pipeline {
 
-struct flag_info {
+// One flag of a table over the options type Values.
+template <class Values>
+struct flag_def {
     std::string_view name;
     std::string_view variants;  // as the user writes them, "|"-separated
     std::string_view default_value;
     std::string_view stage;
     std::string_view description;
+    void (*set)(Values&, const std::string& value);  // errc::bad_input for a bad value
+    std::string (*get)(const Values&);               // the value as text (a variant name)
 };
 
-std::span<const flag_info> flag_registry() noexcept;
-
-// The chosen value of every flag (defaults unless set).
+// The chosen value of every engine flag (defaults unless set).
 struct flag_values {
     std::string lc_indexer = "vec";
     r1cs::presize_mode presize = r1cs::presize_mode::off;
@@ -44,28 +54,67 @@ struct flag_values {
     groth16::params_io params_io = groth16::params_io::mmap;
     groth16::backend_kind backend = groth16::backend_kind::cpu;
     groth16::host_pinning host_pinning = groth16::host_pinning::off;
-    // Test only (the A/B runner's calibration): extra work in percent that the probe
-    // benchmark ab_probe/* adds; "aa" is a second name for 0, for A/A runs.
-    std::string inject_slowdown = "off";
-    // Test only (the gate's stage tracing): "off", or a prover stage done twice.
-    std::string inject_stage_slowdown = "off";
-    // prover_config::repeat_stage for it ("" when off).
-    std::string repeat_stage() const { return inject_stage_slowdown == "off" ? "" : inject_stage_slowdown; }
-    unsigned inject_slowdown_pct() const noexcept;
 
-    // The prover's settings these flags choose (msm_window, b_g2_msm, the test-only stage
-    // slowdown), with `backend` (from gpu::make_prover_backend(backend, host_pinning); null = CPU).
+    // The prover's settings these flags choose (msm_window, b_g2_msm, msm_split), with
+    // `backend` (from gpu::make_prover_backend(backend, host_pinning); null = CPU).
     groth16::prover_config prover(groth16::prover_backend* backend = nullptr) const;
 
     // name -> value as text, in registry order.
     std::vector<std::pair<std::string, std::string>> as_text() const;
 };
 
+std::span<const flag_def<flag_values>> flag_registry() noexcept;
+
+// The entry of `name` in `table`, or nullptr.
+template <class Values>
+const flag_def<Values>* find_flag(std::span<const flag_def<Values>> table, std::string_view name) noexcept {
+    for (const auto& f : table)
+        if (f.name == name) return &f;
+    return nullptr;
+}
+
+// "name=value" split at the first '='; errc::bad_input when there is none or the name is empty.
+std::pair<std::string, std::string> split_flag_setting(const std::string& setting);
+
 // Applies "name=value" settings in order (a later one wins). Throws c2lab::error(bad_input)
-// naming the flag for a missing '=', an unknown name or a bad value.
+// naming the flag for a missing '=', an unknown name (a test-only one says so) or a bad value.
 flag_values parse_flags(std::span<const std::string> settings);
 
-// The registry as an aligned text table.
+// The registry as an aligned text table (the test-only flags after it, under a heading).
 std::string flags_table();
+
+// --- helpers shared by the tables ---------------------------------------------------
+
+// Sets one flag of `table` from `value`, the error prefixed with "--flag name=value: ".
+template <class Values>
+void set_flag(const flag_def<Values>& f, Values& v, const std::string& value) {
+    try {
+        f.set(v, value);
+    } catch (const error& e) {
+        throw error(errc::bad_input, "--flag " + std::string(f.name) + "=" + value + ": " + e.what());
+    }
+}
+
+// The names of a table, comma-separated.
+template <class Values>
+std::string flag_names(std::span<const flag_def<Values>> table) {
+    std::string s;
+    for (const auto& f : table) s += (s.empty() ? "" : ", ") + std::string(f.name);
+    return s;
+}
+
+// name -> get(v) for every entry.
+template <class Values>
+std::vector<std::pair<std::string, std::string>> flags_as_text(std::span<const flag_def<Values>> table,
+                                                               const Values& v) {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& f : table) out.emplace_back(std::string(f.name), f.get(v));
+    return out;
+}
+
+// A variant of a fixed list, or errc::bad_input listing them ("msm_split: unknown variant 'x'
+// (expected off or on)").
+std::string_view pick_variant(std::string_view flag, const std::string& value,
+                              std::initializer_list<std::string_view> variants);
 
 }  // namespace c2lab::pipeline

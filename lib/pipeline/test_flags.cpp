@@ -1,0 +1,64 @@
+#include "pipeline/test_flags.hpp"
+
+#include <chrono>
+#include <thread>
+
+namespace c2lab::pipeline {
+
+namespace {
+
+using tv = test_flag_values;
+
+constexpr std::pair<std::string_view, unsigned> slowdowns[] = {{"off", 0}, {"aa", 0}, {"1pct", 1},
+                                                               {"2pct", 2},  {"5pct", 5}, {"10pct", 10}};
+
+constexpr flag_def<tv> registry[] = {
+    {"inject_stage_slowdown", "off|ntt|msm_h|msm_l", "off", "test",
+     "bench_prove: that prover stage takes as long again as its work took, a known slowdown for the gate's "
+     "stage tracing",
+     [](tv& v, const std::string& x) {
+         v.inject_stage_slowdown = pick_variant("inject_stage_slowdown", x, {"off", "ntt", "msm_h", "msm_l"});
+     },
+     [](const tv& v) { return v.inject_stage_slowdown; }},
+    {"inject_slowdown", "off|aa|1pct|2pct|5pct|10pct", "off", "test",
+     "bench_probe: extra work added by the ab_probe benchmarks, to calibrate `c2lab ab`; aa = off under another name",
+     [](tv& v, const std::string& x) {
+         v.inject_slowdown = pick_variant("inject_slowdown", x, {"off", "aa", "1pct", "2pct", "5pct", "10pct"});
+     },
+     [](const tv& v) { return v.inject_slowdown; }},
+};
+
+}  // namespace
+
+std::span<const flag_def<test_flag_values>> test_flag_registry() noexcept { return registry; }
+
+unsigned test_flag_values::inject_slowdown_pct() const noexcept {
+    for (const auto& [name, pct] : slowdowns)
+        if (name == inject_slowdown) return pct;
+    return 0;
+}
+
+groth16::stage_hook test_flag_values::stage_hook() const {
+    if (inject_stage_slowdown == "off") return {};
+    return [stage = inject_stage_slowdown](std::string_view name, double ms) {
+        if (name == stage) std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(ms));
+    };
+}
+
+all_flag_values parse_all_flags(std::span<const std::string> settings) {
+    all_flag_values v;
+    for (const std::string& s : settings) {
+        const auto [name, value] = split_flag_setting(s);
+        if (const auto* f = find_flag(flag_registry(), name)) {
+            set_flag(*f, v.engine, value);
+        } else if (const auto* t = find_flag(test_flag_registry(), name)) {
+            set_flag(*t, v.test, value);
+        } else {
+            throw error(errc::bad_input, "unknown flag '" + name + "' (known: " + flag_names(flag_registry()) + ", " +
+                                             flag_names(test_flag_registry()) + "; see `c2lab flags`)");
+        }
+    }
+    return v;
+}
+
+}  // namespace c2lab::pipeline
