@@ -9,16 +9,18 @@
 // with b_g2:parallel, msm_b_g2_ms overlaps the G1 stages) and constraints/s.
 // Run: bench_prove --benchmark_filter='prove/hash_chain/b_g2:serial/.*'
 //
-//   prove/porep/<dataset>/backend:<cpu|cuda>   one C2 partition of a PoRep dataset (default
-//                                              porep-2kib): synthesis (the synth, lc_indexer and
-//                                              presize flags; synth=pce loads the cached
-//                                              pre-compiled circuit outside the timing) +
-//                                              create_proof (msm_window, msm_split, b_g2_msm
-//                                              flags), one iteration per repetition
+//   prove/porep/<dataset>/backend:<cpu|cuda>   the C2 job of a PoRep dataset (default
+//                                              porep-2kib) as `c2lab prove` runs it
+//                                              (pipeline/c2_job.hpp), every partition: synthesis
+//                                              (the synth, lc_indexer and presize flags; synth=pce
+//                                              loads the cached pre-compiled circuit outside the
+//                                              timing) + the prover (msm_window, msm_split,
+//                                              b_g2_msm flags), one iteration per repetition
 //
 // Parameters come from the cache of `c2lab setup --c1` (pipeline/params_cache.hpp) and are
 // generated on first use (2 KiB: about 3 minutes and 1.1 GB on 2 cores); load_params_ms is
-// their read time. Counters: every stage's ms, constraints/s. backend:cuda is registered only
+// their read time (params_io flag). Counters: every stage's ms (of the first partition),
+// constraints/s. backend:cuda is registered only
 // where a GPU is usable. The hash-chain cases run in the quick suite; the PoRep one in full.
 // Run: bench_prove --benchmark_filter='prove/porep' --dataset porep-2kib --benchmark_repetitions=3
 #include <benchmark/benchmark.h>
@@ -42,6 +44,8 @@
 #include "r1cs/proving_assignment.hpp"
 #include "r1cs/test_circuits.hpp"
 #include "pipeline/params_cache.hpp"
+#include "pipeline/c2_job.hpp"
+#include "pipeline/datasets.hpp"
 #include "porep/circuit.hpp"
 #include "porep_fixture.hpp"
 
@@ -105,64 +109,53 @@ const int registered = [] {
     return 0;
 }();
 
-// One PoRep dataset's parameters, read once per process.
-struct porep_case {
-    groth16::parameters params;
-    double load_ms = 0;
-};
-
-const porep_case& porep_params_for(const porep::porep_config& cfg) {
-    static std::map<std::string, std::unique_ptr<porep_case>> cache;
-    auto& slot = cache[cfg.registered_proof];
+// One C2 job per dataset and backend (pipeline/c2_job.hpp: decode, construct, parameters,
+// pre-compiled circuit), prepared once per process outside the timing; each iteration is one
+// c2_job::prove(): synthesis and the prover, as `c2lab prove` runs them.
+const pipeline::c2_job& porep_job_for(const std::string& dataset, groth16::prover_backend* backend) {
+    static std::map<std::pair<std::string, groth16::prover_backend*>, std::unique_ptr<pipeline::c2_job>> cache;
+    auto& slot = cache[{dataset, backend}];
     if (!slot) {
-        const std::string path = pipeline::ensure_porep_params(
-            cfg, 0, [](const std::string& line) { std::fprintf(stderr, "[bench_prove] %s\n", line.c_str()); });
-        slot = std::make_unique<porep_case>();
-        const auto t0 = std::chrono::steady_clock::now();
-        slot->params = read_parameters(path);
-        slot->load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        auto say = [](const std::string& line) { std::fprintf(stderr, "[bench_prove] %s\n", line.c_str()); };
+        const bench::loaded_dataset& d = bench::dataset(dataset);
+        pipeline::c2_request req;
+        req.c1_paths = {pipeline::dataset_path(dataset)};
+        req.params_path = pipeline::ensure_porep_params(*d.cfg, 0, say);  // generated on first use
+        req.flags = bench::opts().flags;
+        req.backend = backend;
+        req.progress = say;
+        auto g = std::make_shared<rng>(1);
+        req.blinding = [g] { return std::pair{fr::random(*g), fr::random(*g)}; };
+        slot = std::make_unique<pipeline::c2_job>(std::move(req));
     }
     return *slot;
 }
 
 void prove_porep(benchmark::State& state, const std::string& dataset, backend_kind kind) {
-    const bench::loaded_dataset* dp = bench::dataset_or_skip(state, dataset);
-    if (!dp) return;
+    if (!bench::dataset_or_skip(state, dataset)) return;
     const bench::options& o = bench::opts();
-    const porep::stacked_circuit circuit = porep::construct_circuit(*dp->cfg, dp->file.phase1_out, 0);
-    const r1cs::shape_counter sc = pipeline::count_porep_shape(*dp->cfg);
-    const r1cs::capacity_hint hint = sc.hint();
-    const porep_case* pc = nullptr;
-    std::shared_ptr<const r1cs::precompiled_circuit> pce;  // synth=pce: loaded (or built) once, untimed
+    const pipeline::c2_job* job = nullptr;
+    std::unique_ptr<prover_backend> backend;
     try {
-        pc = &porep_params_for(*dp->cfg);
-        pce = pipeline::porep_pce_for(o.flags, *dp->cfg, sc, [](const std::string& line) {
-            std::fprintf(stderr, "[bench_prove] %s\n", line.c_str());
-        });
+        static std::map<backend_kind, std::unique_ptr<prover_backend>> backends;  // one per process, as the jobs
+        auto& be = backends[kind];
+        if (!be) be = gpu::make_prover_backend(kind, o.flags.host_pinning);
+        job = &porep_job_for(dataset, be.get());
     } catch (const std::exception& e) {
         state.SkipWithError(e.what());
         return;
     }
-    const auto backend = gpu::make_prover_backend(kind, o.flags.host_pinning);
-    const prover_config cfg = o.flags.prover(backend.get());
-    rng g(1);
-    const fr r = fr::random(g), s = fr::random(g);
     stage_report last;
     for (auto _ : state) {
-        stage_report rep;
-        std::unique_ptr<pipeline::prepared_job> job;
-        {
-            scoped_stage st(&rep, "synthesize");
-            job = pipeline::synthesize_porep_job(circuit, o.flags, hint, pce);  // synth, lc_indexer, presize
-        }
-        proof p = create_proof(pc->params, job->witness(), r, s, cfg, &rep);
-        benchmark::DoNotOptimize(p);
-        last = std::move(rep);
+        pipeline::c2_result res = job->prove();
+        benchmark::DoNotOptimize(res.batch.jobs);
+        last = std::move(res.batch.jobs.front().report);
     }
-    for (const auto& [name, ms] : last.stages()) state.counters[name + "_ms"] = ms;
-    state.counters["load_params_ms"] = pc->load_ms;
-    state.counters["constraints/s"] =
-        benchmark::Counter(double(hint.constraints) * double(state.iterations()), benchmark::Counter::kIsRate);
+    for (const auto& [name, ms] : last.stages())
+        if (name != "queue") state.counters[name + "_ms"] = ms;
+    state.counters["load_params_ms"] = job->load_params_ms();
+    state.counters["constraints/s"] = benchmark::Counter(double(job->shape().num_constraints()) * double(state.iterations()),
+                                                         benchmark::Counter::kIsRate);
 }
 
 void register_porep() {

@@ -167,11 +167,9 @@ int run_porep_shape_info(const circuit_args& a);  // circuit-info --nodes ...
 int run_parents(const parents_args& a);           // porep_cmd.cpp
 int run_inputs(const inputs_args& a);             // porep_cmd.cpp
 int run_porep_setup(const setup_args& a);
-int run_porep_prove(const prove_args& a);
-int run_porep_prove_batch(const prove_args& a);
 int run_porep_verify(const verify_args& a);
 int run_setup(const setup_args& a);
-int run_prove(const prove_args& a);
+int run_prove(const prove_args& a);  // prove_cmd.cpp: the C2 job (pipeline/c2_job.hpp)
 int run_verify(const verify_args& a);
 int run_export_vk(const export_vk_args& a);
 int run_porep_export_vk(const export_vk_args& a);  // porep_cmd.cpp: --c1

@@ -59,18 +59,6 @@ std::vector<ff::fr> parse_inputs(std::string_view text, const std::string& sourc
     return out;
 }
 
-ff::fr random_fr_os() {
-    using fr = ff::fr;
-    constexpr uint64_t top_mask = (fr::bits % 64 == 0) ? ~uint64_t{0} : ((uint64_t{1} << (fr::bits % 64)) - 1);
-    for (;;) {
-        fr::repr x{};
-        if (RAND_bytes(reinterpret_cast<unsigned char*>(x.data()), static_cast<int>(sizeof(x))) != 1)
-            throw error(errc::internal, "RAND_bytes failed");
-        x[fr::n_limbs - 1] &= top_mask;
-        if (fr::is_canonical(x)) return fr::from_canonical(x);
-    }
-}
-
 void progress(const std::string& cmd, const std::string& msg) { std::cerr << "[" << cmd << "] " << msg << std::endl; }
 
 std::string fmt_ms(double ms) {

@@ -35,8 +35,6 @@ ff::fr fr_from_hex(std::string_view text, const std::string& what);
 std::string format_inputs(std::span<const ff::fr> inputs);
 std::vector<ff::fr> parse_inputs(std::string_view text, const std::string& source);
 
-// A uniform element of Fr from OpenSSL's RAND_bytes (rejection sampling).
-ff::fr random_fr_os();
 
 // Timing and progress of the commands: one progress line per step on stderr ("[cmd] msg"),
 // stdout stays for results.

@@ -87,7 +87,7 @@ expect 2 "short proof" "$BIN" verify --c1 "$T/c1.json" --proof "$T/short.bin" &&
 # Batch: both sectors as a pipeline with two jobs in flight; every proof verifies, the
 # timeline is well formed, and a batch that does not fit the memory budget is refused first.
 expect 2 "batch over budget" "$BIN" prove --c1 "$T/c1.json" --c1 "$T/c1_8.json" --jobs 2 -o "$T/batch0" \
-  --memory-budget 0.5 && has "$T/err" "batch over budget" "lower --jobs"
+  --memory-budget 0.5 && has "$T/err" "batch over budget" "fewer jobs in flight"
 [ -e "$T/batch0" ] && fail "a refused batch created $T/batch0"
 expect 2 "batch into a file" "$BIN" prove --c1 "$T/c1.json" --c1 "$T/c1_8.json" -o "$T/proof.bin" &&
   has "$T/err" "batch into a file" "directory"

@@ -38,7 +38,7 @@ struct token {
 
 batch_result prove_batch(const groth16::parameters& params, const groth16::prover_config& cfg,
                          const batch_config& bc, const synthesize_fn& synthesize, const blinding_fn& blinding) {
-    if (bc.jobs == 0) throw error(errc::bad_input, "prove_batch: --jobs must be at least 1");
+    if (bc.jobs == 0) throw error(errc::bad_input, "prove_batch: at least one job in flight is needed");
     const std::size_t count = bc.job_names.size();
     if (count == 0) throw error(errc::bad_input, "prove_batch: no job");
     batch_result out;
@@ -70,6 +70,8 @@ batch_result prove_batch(const groth16::parameters& params, const groth16::prove
                 t->report.add_span("queue", t->synthesized, clock_type::now());
                 const auto [r, s] = blinding();
                 job_result& jr = out.jobs[t->job];
+                const auto inputs = t->witness->witness().input_assignment;
+                jr.public_inputs.assign(inputs.begin() + (inputs.empty() ? 0 : 1), inputs.end());
                 jr.proof = prove_job(params, *t->witness, r, s, cfg, &t->report);
                 t->witness.reset();  // the witness's memory goes back before the next job is proved
                 jr.name = bc.job_names[t->job];

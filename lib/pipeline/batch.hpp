@@ -85,6 +85,7 @@ struct batch_config {
 struct job_result {
     std::string name;
     groth16::proof proof;
+    std::vector<ff::fr> public_inputs;  // the witness's input assignment without the constant one
     groth16::stage_report report;  // queue, synthesize and the prover's stages
     double start_ms = 0, end_ms = 0;  // from the batch's start: synthesis start, proof done
 };

@@ -87,7 +87,7 @@ std::string_view pick_variant(std::string_view flag, const std::string& value,
 std::pair<std::string, std::string> split_flag_setting(const std::string& s) {
     const auto eq = s.find('=');
     if (eq == std::string::npos || eq == 0)
-        throw error(errc::bad_input, "--flag '" + s + "': expected name=value (see `c2lab flags`)");
+        throw error(errc::bad_input, "flag setting '" + s + "': expected name=value");
     return {s.substr(0, eq), s.substr(eq + 1)};
 }
 
@@ -112,10 +112,10 @@ flag_values parse_flags(std::span<const std::string> settings) {
         if (!f) {
             if (find_flag(test_flag_registry(), name))
                 throw error(errc::bad_input, "flag '" + name +
-                                                 "' is test-only: the benchmark binaries and `c2lab ab` take it, the "
-                                                 "prover does not");
+                                                 "' is test-only: the benchmark binaries and the A/B runner take it, "
+                                                 "the prover does not");
             throw error(errc::bad_input,
-                        "unknown flag '" + name + "' (known: " + flag_names(flag_registry()) + "; see `c2lab flags`)");
+                        "unknown flag '" + name + "' (known: " + flag_names(flag_registry()) + ")");
         }
         set_flag(*f, v, value);
     }

@@ -85,13 +85,13 @@ std::string flags_table();
 
 // --- helpers shared by the tables ---------------------------------------------------
 
-// Sets one flag of `table` from `value`, the error prefixed with "--flag name=value: ".
+// Sets one flag of `table` from `value`, the error prefixed with "flag name=value: ".
 template <class Values>
 void set_flag(const flag_def<Values>& f, Values& v, const std::string& value) {
     try {
         f.set(v, value);
     } catch (const error& e) {
-        throw error(errc::bad_input, "--flag " + std::string(f.name) + "=" + value + ": " + e.what());
+        throw error(errc::bad_input, "flag " + std::string(f.name) + "=" + value + ": " + e.what());
     }
 }
 

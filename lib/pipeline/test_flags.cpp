@@ -55,7 +55,7 @@ all_flag_values parse_all_flags(std::span<const std::string> settings) {
             set_flag(*t, v.test, value);
         } else {
             throw error(errc::bad_input, "unknown flag '" + name + "' (known: " + flag_names(flag_registry()) + ", " +
-                                             flag_names(test_flag_registry()) + "; see `c2lab flags`)");
+                                             flag_names(test_flag_registry()) + ")");
         }
     }
     return v;
