@@ -14,6 +14,7 @@
 #include "regressions/bench_json.hpp"
 #include "regressions/gate.hpp"
 #include "regressions/history.hpp"
+#include "regressions/sql_db.hpp"
 #include "regressions/html_report.hpp"
 #include "regressions/policy.hpp"
 #include "regressions/stats.hpp"
@@ -78,7 +79,7 @@ std::int64_t record_new(rg::history_store& store, rg::history_record rec) {
 
 int run_history_record(const history_args& a) {
     rg::history_record rec = rg::read_history_record(a.from, a.kind, a.branch);  // before the store is touched
-    auto store = rg::open_sqlite_history(db_path(a.db));
+    auto store = rg::open_history(db_path(a.db));
     record_new(*store, std::move(rec));
     return exit_ok;
 }
@@ -121,7 +122,7 @@ int run_history_import(const history_args& a) {
     // Oldest measurement first, so that run ids follow time.
     std::stable_sort(parsed.begin(), parsed.end(),
                      [](const auto& x, const auto& y) { return x.meta.run_date < y.meta.run_date; });
-    auto store = rg::open_sqlite_history(db_path(a.db));
+    auto store = rg::open_history(db_path(a.db));
     std::size_t recorded = 0, known = 0;
     for (auto& rec : parsed) {
         if (record_new(*store, std::move(rec)))
@@ -137,8 +138,9 @@ int run_history_import(const history_args& a) {
 
 int run_history_list(const history_args& a) {
     const std::string db = db_path(a.db);
-    if (!fs::exists(db)) throw error(errc::bad_input, db + ": no history database (record a run first: c2lab history record --from DIR)");
-    auto store = rg::open_sqlite_history(db);
+    if (!rg::is_postgres_url(db) && !fs::exists(db))
+        throw error(errc::bad_input, db + ": no history database (record a run first: c2lab history record --from DIR)");
+    auto store = rg::open_history(db);
     const std::vector<rg::history_run> runs = store->list_runs();
     std::map<std::int64_t, const rg::history_run*> by_id;
     for (const auto& r : runs) by_id[r.id] = &r;
@@ -200,8 +202,9 @@ int run_gate_history(const gate_args& a) {
     const rg::history_record cur_rec = rg::read_history_record(a.current);
     const rg::bench_run& cur = cur_rec.run;
     const std::string db = db_path(a.db);
-    if (!fs::exists(db)) throw error(errc::bad_input, db + ": no history database (record runs first: c2lab history record --from DIR)");
-    auto store = rg::open_sqlite_history(db);
+    if (!rg::is_postgres_url(db) && !fs::exists(db))
+        throw error(errc::bad_input, db + ": no history database (record runs first: c2lab history record --from DIR)");
+    auto store = rg::open_history(db);
 
     // The current run, when it was recorded, is not its own baseline.
     std::set<std::int64_t> self;

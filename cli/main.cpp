@@ -406,8 +406,8 @@ int main(int argc, char** argv) {
                        "against the margin, and the table")
         ->type_name("PATH");
     s_gate->add_option("--db", gate.db,
-                       "with --baseline history[:N]: the history database (default: $C2LAB_HISTORY, else "
-                       "results/history.sqlite)")
+                       "with --baseline history[:N]: the history database, an SQLite file or postgresql://... (default: "
+                       "$C2LAB_DB, else $C2LAB_HISTORY, else results/history.sqlite)")
         ->type_name("PATH");
     s_gate->add_flag("--allow-other-machine", gate.allow_other_machine,
                      "compare even when the fingerprints (cpu_model, num_cpus, build_type) differ");
@@ -558,7 +558,7 @@ int main(int argc, char** argv) {
         ->type_name("KIND");
     s_hrecord->add_option("--branch", hrecord.branch, "the branch the run measured (default: the context's \"branch\")")
         ->type_name("NAME");
-    s_hrecord->add_option("--db", hrecord.db, "history database (default: $C2LAB_HISTORY, else results/history.sqlite)")
+    s_hrecord->add_option("--db", hrecord.db, "history database: an SQLite file, or a shared PostgreSQL server as postgresql://[user@]host[:port]/dbname (default: $C2LAB_DB, else $C2LAB_HISTORY, else results/history.sqlite)")
         ->type_name("PATH");
     s_hrecord->footer(
         "Every file is parsed before anything is written, and the run is stored in one transaction: whole or\n"
@@ -572,7 +572,7 @@ int main(int argc, char** argv) {
         "Record the JSON already under results/: each run directory (runs/*), each baseline file (baselines/*/*.json) "
         "and each A/B entry (ab/*) that is Google Benchmark JSON, each once.");
     s_himport->add_option("--results", himport.results, "the results directory")->type_name("DIR")->capture_default_str();
-    s_himport->add_option("--db", himport.db, "history database (default: $C2LAB_HISTORY, else results/history.sqlite)")
+    s_himport->add_option("--db", himport.db, "history database: an SQLite file, or a shared PostgreSQL server as postgresql://[user@]host[:port]/dbname (default: $C2LAB_DB, else $C2LAB_HISTORY, else results/history.sqlite)")
         ->type_name("PATH");
     s_himport->footer(
         "Files recorded before (same SHA-256, e.g. a baseline copied from a run) are skipped, so import can run\n"
@@ -590,7 +590,7 @@ int main(int argc, char** argv) {
     s_hlist->add_option("--metric", hlist.metric, "with --bench: the metric (real_time, cpu_time or a counter)")
         ->type_name("NAME")
         ->capture_default_str();
-    s_hlist->add_option("--db", hlist.db, "history database (default: $C2LAB_HISTORY, else results/history.sqlite)")
+    s_hlist->add_option("--db", hlist.db, "history database: an SQLite file, or a shared PostgreSQL server as postgresql://[user@]host[:port]/dbname (default: $C2LAB_DB, else $C2LAB_HISTORY, else results/history.sqlite)")
         ->type_name("PATH");
     s_hlist->footer(
         "Example:\n"

@@ -1,7 +1,5 @@
 #include "regressions/history.hpp"
 
-#include <sqlite3.h>
-
 #include <openssl/evp.h>
 
 #include <algorithm>
@@ -14,6 +12,7 @@
 
 #include "core/error.hpp"
 #include "core/file.hpp"
+#include "regressions/sql_db.hpp"
 
 namespace c2lab::regressions {
 
@@ -64,62 +63,6 @@ const char* const migrations[] = {
 };
 static_assert(std::size(migrations) == history_schema_version);
 
-// RAII over one prepared statement; every failure is c2lab::error naming the database.
-class statement {
-public:
-    statement(sqlite3* db, const std::string& db_path, const char* sql) : db_(db), path_(db_path) {
-        if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK) fail("cannot prepare a statement");
-    }
-    ~statement() { sqlite3_finalize(stmt_); }
-    statement(const statement&) = delete;
-    statement& operator=(const statement&) = delete;
-
-    statement& bind(int i, std::string_view text) {
-        check(sqlite3_bind_text(stmt_, i, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT));
-        return *this;
-    }
-    statement& bind(int i, std::int64_t v) {
-        check(sqlite3_bind_int64(stmt_, i, v));
-        return *this;
-    }
-    statement& bind(int i, double v) {
-        check(sqlite3_bind_double(stmt_, i, v));
-        return *this;
-    }
-    // true while there is a row.
-    bool step() {
-        const int rc = sqlite3_step(stmt_);
-        if (rc == SQLITE_ROW) return true;
-        if (rc == SQLITE_DONE) return false;
-        fail("statement failed");
-    }
-    void run_once() {
-        step();
-        sqlite3_reset(stmt_);
-        sqlite3_clear_bindings(stmt_);
-    }
-    std::string text(int col) const {
-        const auto* p = sqlite3_column_text(stmt_, col);
-        return p ? std::string(reinterpret_cast<const char*>(p), static_cast<std::size_t>(sqlite3_column_bytes(stmt_, col)))
-                 : std::string();
-    }
-    std::int64_t int64(int col) const { return sqlite3_column_int64(stmt_, col); }
-    double real(int col) const { return sqlite3_column_double(stmt_, col); }
-
-private:
-    void check(int rc) {
-        if (rc != SQLITE_OK) fail("cannot bind a value");
-    }
-    [[noreturn]] void fail(const char* what) const {
-        const int code = sqlite3_errcode(db_);
-        const errc kind = (code == SQLITE_NOTADB || code == SQLITE_CORRUPT) ? errc::bad_input : errc::io;
-        throw error(kind, path_ + ": " + what + ": " + sqlite3_errmsg(db_));
-    }
-    sqlite3* db_;
-    std::string path_;
-    sqlite3_stmt* stmt_ = nullptr;
-};
-
 std::string utc_now() {
     const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
     std::tm tm{};
@@ -129,30 +72,10 @@ std::string utc_now() {
     return b;
 }
 
-class sqlite_history final : public history_store {
+// The history over either driver (sql_db.hpp): every statement below runs on both.
+class sql_history final : public history_store {
 public:
-    explicit sqlite_history(const std::string& path) : path_(path) {
-        std::error_code ec;
-        const fs::path parent = fs::path(path).parent_path();
-        if (!parent.empty() && !fs::exists(parent, ec)) {
-            fs::create_directories(parent, ec);
-            if (ec) throw error(errc::io, parent.string() + ": cannot create the directory: " + ec.message());
-        }
-        if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
-            const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
-            sqlite3_close(db_);
-            throw error(errc::io, path + ": cannot open the history database: " + why);
-        }
-        try {
-            sqlite3_busy_timeout(db_, 10000);  // scripts/bench.sh and a user may record at once
-            exec("PRAGMA foreign_keys = ON");
-            migrate();
-        } catch (...) {
-            sqlite3_close(db_);
-            throw;
-        }
-    }
-    ~sqlite_history() override { sqlite3_close(db_); }
+    explicit sql_history(std::unique_ptr<sql_db> db) : db_(std::move(db)) { migrate(); }
 
     int schema_version() const override { return version_; }
 
@@ -163,40 +86,36 @@ public:
             throw error(errc::bad_input, src + ": unknown run kind '" + m.kind + "' (bench, icount, ab or prove)");
         std::int64_t id = 0;
         try {
-            exec("BEGIN IMMEDIATE");
+            db_->begin_write();
             try {
-                statement next(db_, path_, "SELECT COALESCE(MAX(id), 0) + 1 FROM runs");
-                next.step();
-                id = next.int64(0);
-                statement run(db_, path_,
-                              "INSERT INTO runs (id, recorded_at, run_date, commit_id, branch, dirty, cpu_model, num_cpus, "
-                              "build_type, compiler, valgrind, cpu_path, kind, flags, dataset, source) "
-                              "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)");
-                run.bind(1, id).bind(2, utc_now()).bind(3, m.run_date).bind(4, m.commit).bind(5, m.branch);
-                run.bind(6, std::int64_t{m.dirty ? 1 : 0}).bind(7, m.machine.cpu_model).bind(8, std::int64_t{m.machine.num_cpus});
-                run.bind(9, m.machine.build_type).bind(10, m.machine.compiler).bind(11, m.machine.valgrind);
-                run.bind(12, m.cpu_path).bind(13, m.kind).bind(14, m.flags).bind(15, m.dataset).bind(16, src);
-                run.run_once();
-                statement sample(db_, path_,
-                                 "INSERT INTO samples (run_id, bench_index, benchmark, metric, repetition, value) "
-                                 "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+                {
+                    auto next = db_->query("SELECT COALESCE(MAX(id), 0) + 1 FROM runs");
+                    next->next();
+                    id = next->int64(0);
+                }
+                db_->query("INSERT INTO runs (id, recorded_at, run_date, commit_id, branch, dirty, cpu_model, num_cpus, "
+                           "build_type, compiler, valgrind, cpu_path, kind, flags, dataset, source) "
+                           "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
+                           {id, utc_now(), m.run_date, m.commit, m.branch, std::int64_t{m.dirty ? 1 : 0},
+                            m.machine.cpu_model, std::int64_t{m.machine.num_cpus}, m.machine.build_type,
+                            m.machine.compiler, m.machine.valgrind, m.cpu_path, m.kind, m.flags, m.dataset, src})
+                    ->next();
                 for (std::size_t b = 0; b < r.run.benchmarks.size(); ++b) {
                     const benchmark_samples& bs = r.run.benchmarks[b];
                     for (const auto& [metric, values] : bs.metrics)
-                        for (std::size_t k = 0; k < values.size(); ++k) {
-                            sample.bind(1, id).bind(2, static_cast<std::int64_t>(b)).bind(3, bs.name).bind(4, metric);
-                            sample.bind(5, static_cast<std::int64_t>(k)).bind(6, values[k]);
-                            sample.run_once();
-                        }
+                        for (std::size_t k = 0; k < values.size(); ++k)
+                            db_->query("INSERT INTO samples (run_id, bench_index, benchmark, metric, repetition, value) "
+                                       "VALUES ($1, $2, $3, $4, $5, $6)",
+                                       {id, static_cast<std::int64_t>(b), bs.name, metric, static_cast<std::int64_t>(k),
+                                        values[k]})
+                                ->next();
                 }
-                statement file(db_, path_, "INSERT INTO run_files (run_id, name, sha256) VALUES (?1, ?2, ?3)");
-                for (const history_file& f : m.files) {
-                    file.bind(1, id).bind(2, f.name).bind(3, f.sha256);
-                    file.run_once();
-                }
-                exec("COMMIT");
+                for (const history_file& f : m.files)
+                    db_->query("INSERT INTO run_files (run_id, name, sha256) VALUES ($1, $2, $3)", {id, f.name, f.sha256})
+                        ->next();
+                db_->commit();
             } catch (...) {
-                sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+                db_->rollback();
                 throw;
             }
         } catch (const error& e) {
@@ -208,124 +127,106 @@ public:
     std::vector<history_run> list_runs() const override {
         std::vector<history_run> out;
         std::map<std::int64_t, std::size_t> at;
-        statement q(db_, path_,
-                    "SELECT id, recorded_at, run_date, commit_id, branch, dirty, cpu_model, num_cpus, build_type, compiler, "
-                    "valgrind, cpu_path, kind, flags, dataset, source FROM runs ORDER BY id");
-        while (q.step()) {
+        auto q = db_->query("SELECT id, recorded_at, run_date, commit_id, branch, dirty, cpu_model, num_cpus, build_type, "
+                            "compiler, valgrind, cpu_path, kind, flags, dataset, source FROM runs ORDER BY id");
+        while (q->next()) {
             history_run r;
-            r.id = q.int64(0);
-            r.recorded_at = q.text(1);
-            r.run_date = q.text(2);
-            r.commit = q.text(3);
-            r.branch = q.text(4);
-            r.dirty = q.int64(5) != 0;
-            r.machine.cpu_model = q.text(6);
-            r.machine.num_cpus = q.int64(7);
-            r.machine.build_type = q.text(8);
-            r.machine.compiler = q.text(9);
-            r.machine.valgrind = q.text(10);
-            r.cpu_path = q.text(11);
-            r.kind = q.text(12);
-            r.flags = q.text(13);
-            r.dataset = q.text(14);
-            r.source = q.text(15);
+            r.id = q->int64(0);
+            r.recorded_at = q->text(1);
+            r.run_date = q->text(2);
+            r.commit = q->text(3);
+            r.branch = q->text(4);
+            r.dirty = q->int64(5) != 0;
+            r.machine.cpu_model = q->text(6);
+            r.machine.num_cpus = q->int64(7);
+            r.machine.build_type = q->text(8);
+            r.machine.compiler = q->text(9);
+            r.machine.valgrind = q->text(10);
+            r.cpu_path = q->text(11);
+            r.kind = q->text(12);
+            r.flags = q->text(13);
+            r.dataset = q->text(14);
+            r.source = q->text(15);
             at[r.id] = out.size();
             out.push_back(std::move(r));
         }
-        statement files(db_, path_, "SELECT run_id, name, sha256 FROM run_files ORDER BY run_id, name");
-        while (files.step())
-            if (auto it = at.find(files.int64(0)); it != at.end())
-                out[it->second].files.push_back({files.text(1), files.text(2), {}});
-        statement counts(db_, path_, "SELECT run_id, COUNT(DISTINCT benchmark) FROM samples GROUP BY run_id");
-        while (counts.step())
-            if (auto it = at.find(counts.int64(0)); it != at.end())
-                out[it->second].benchmark_count = static_cast<std::size_t>(counts.int64(1));
+        auto files = db_->query("SELECT run_id, name, sha256 FROM run_files ORDER BY run_id, name");
+        while (files->next())
+            if (auto it = at.find(files->int64(0)); it != at.end())
+                out[it->second].files.push_back({files->text(1), files->text(2), {}});
+        auto counts = db_->query("SELECT run_id, COUNT(DISTINCT benchmark) FROM samples GROUP BY run_id");
+        while (counts->next())
+            if (auto it = at.find(counts->int64(0)); it != at.end())
+                out[it->second].benchmark_count = static_cast<std::size_t>(counts->int64(1));
         return out;
     }
 
     std::optional<std::int64_t> find_file(std::string_view sha256) const override {
-        statement q(db_, path_, "SELECT run_id FROM run_files WHERE sha256 = ?1");
-        q.bind(1, sha256);
-        if (q.step()) return q.int64(0);
+        auto q = db_->query("SELECT run_id FROM run_files WHERE sha256 = $1", {std::string(sha256)});
+        if (q->next()) return q->int64(0);
         return std::nullopt;
     }
 
     std::vector<std::string> benchmark_names() const override {
         std::vector<std::string> out;
-        statement q(db_, path_, "SELECT DISTINCT benchmark FROM samples ORDER BY benchmark");
-        while (q.step()) out.push_back(q.text(0));
+        auto q = db_->query("SELECT DISTINCT benchmark FROM samples ORDER BY benchmark");
+        while (q->next()) out.push_back(q->text(0));
         return out;
     }
 
     std::vector<series_point> series(std::string_view benchmark) const override {
         std::vector<series_point> out;
-        statement q(db_, path_,
-                    "SELECT run_id, metric, value FROM samples WHERE benchmark = ?1 ORDER BY run_id, metric, repetition");
-        q.bind(1, benchmark);
-        while (q.step()) {
-            const std::int64_t id = q.int64(0);
+        auto q = db_->query("SELECT run_id, metric, value FROM samples WHERE benchmark = $1 "
+                            "ORDER BY run_id, metric, repetition",
+                            {std::string(benchmark)});
+        while (q->next()) {
+            const std::int64_t id = q->int64(0);
             if (out.empty() || out.back().run_id != id) out.push_back({id, {}});
-            out.back().metrics[q.text(1)].push_back(q.real(2));
+            out.back().metrics[q->text(1)].push_back(q->real(2));
         }
         return out;
     }
 
     bench_run load_run(std::int64_t id) const override {
         bench_run run;
-        run.source = path_ + " run " + std::to_string(id);
+        run.source = db_->name() + " run " + std::to_string(id);
         {
-            statement q(db_, path_, "SELECT cpu_model, num_cpus, build_type, compiler, valgrind FROM runs WHERE id = ?1");
-            q.bind(1, id);
-            if (!q.step()) throw error(errc::bad_input, path_ + ": no run " + std::to_string(id) + " in the history");
-            run.machine = {q.text(0), q.int64(1), q.text(2), q.text(3), q.text(4)};
+            auto q = db_->query("SELECT cpu_model, num_cpus, build_type, compiler, valgrind FROM runs WHERE id = $1", {id});
+            if (!q->next()) throw error(errc::bad_input, db_->name() + ": no run " + std::to_string(id) + " in the history");
+            run.machine = {q->text(0), q->int64(1), q->text(2), q->text(3), q->text(4)};
         }
-        statement q(db_, path_,
-                    "SELECT bench_index, benchmark, metric, value FROM samples WHERE run_id = ?1 "
-                    "ORDER BY bench_index, metric, repetition");
-        q.bind(1, id);
+        auto q = db_->query("SELECT bench_index, benchmark, metric, value FROM samples WHERE run_id = $1 "
+                            "ORDER BY bench_index, metric, repetition",
+                            {id});
         std::int64_t current = -1;
-        while (q.step()) {
-            if (q.int64(0) != current) {
-                current = q.int64(0);
-                run.benchmarks.push_back({q.text(1), 0, {}});
+        while (q->next()) {
+            if (q->int64(0) != current) {
+                current = q->int64(0);
+                run.benchmarks.push_back({q->text(1), 0, {}});
             }
-            auto& values = run.benchmarks.back().metrics[q.text(2)];
-            values.push_back(q.real(3));
+            auto& values = run.benchmarks.back().metrics[q->text(2)];
+            values.push_back(q->real(3));
             run.benchmarks.back().repetitions = std::max(run.benchmarks.back().repetitions, values.size());
         }
         return run;
     }
 
 private:
-    void exec(const char* sql) {
-        char* msg = nullptr;
-        if (sqlite3_exec(db_, sql, nullptr, nullptr, &msg) != SQLITE_OK) {
-            const std::string why = msg ? msg : sqlite3_errmsg(db_);
-            sqlite3_free(msg);
-            const int code = sqlite3_errcode(db_);
-            throw error(code == SQLITE_NOTADB || code == SQLITE_CORRUPT ? errc::bad_input : errc::io, path_ + ": " + why);
-        }
-    }
-
-    // -1: no schema_version table (0 when the database is empty otherwise).
+    // 0 for a database without tables; bad_input for one with tables but no schema_version.
     int read_version() {
-        statement t(db_, path_, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'");
-        t.step();
-        if (t.int64(0) == 0) {
-            statement any(db_, path_, "SELECT COUNT(*) FROM sqlite_master");
-            any.step();
-            if (any.int64(0) != 0)
-                throw error(errc::bad_input, path_ + ": not a c2lab history database (an SQLite database without a schema_version table)");
+        if (!db_->has_table("schema_version")) {
+            if (db_->has_any_table())
+                throw error(errc::bad_input, db_->name() + ": not a c2lab history database (tables, but no schema_version)");
             return 0;
         }
-        statement v(db_, path_, "SELECT MAX(version) FROM schema_version");
-        v.step();
-        return static_cast<int>(v.int64(0));
+        auto v = db_->query("SELECT MAX(version) FROM schema_version");
+        v->next();
+        return static_cast<int>(v->int64(0));
     }
 
     void refuse_newer(int v) const {
         if (v > history_schema_version)
-            throw error(errc::bad_input, path_ + ": the history database has schema version " + std::to_string(v) +
+            throw error(errc::bad_input, db_->name() + ": the history database has schema version " + std::to_string(v) +
                                              ", this c2lab knows up to " + std::to_string(history_schema_version) +
                                              " (a newer c2lab wrote it; use that one, or another --db)");
     }
@@ -337,26 +238,23 @@ private:
             version_ = v;
             return;
         }
-        exec("BEGIN IMMEDIATE");
+        db_->begin_write();
         try {
             v = read_version();  // another process may have migrated it meanwhile
             refuse_newer(v);
             for (; v < history_schema_version; ++v) {
-                exec(migrations[v]);
-                statement set(db_, path_, "UPDATE schema_version SET version = ?1");
-                set.bind(1, std::int64_t{v + 1});
-                set.run_once();
+                db_->exec(migrations[v]);
+                db_->query("UPDATE schema_version SET version = $1", {std::int64_t{v + 1}})->next();
             }
-            exec("COMMIT");
+            db_->commit();
         } catch (...) {
-            sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+            db_->rollback();
             throw;
         }
         version_ = v;
     }
 
-    std::string path_;
-    sqlite3* db_ = nullptr;
+    std::unique_ptr<sql_db> db_;
     int version_ = 0;
 };
 
@@ -369,13 +267,15 @@ std::string context_value(const bench_run& r, const char* key) {
 
 }  // namespace
 
-std::unique_ptr<history_store> open_sqlite_history(const std::string& path) {
-    return std::make_unique<sqlite_history>(path);
+std::unique_ptr<history_store> open_history(const std::string& db) {
+    return std::make_unique<sql_history>(open_sql_db(db));
 }
 
 std::string default_history_path() {
-    const char* env = std::getenv("C2LAB_HISTORY");
-    if (env && *env) return env;
+    for (const char* var : {"C2LAB_DB", "C2LAB_HISTORY"}) {
+        const char* env = std::getenv(var);
+        if (env && *env) return env;
+    }
     return "results/history.sqlite";
 }
 

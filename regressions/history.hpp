@@ -27,7 +27,8 @@
 //                                         repetition = the index in the metric's samples
 // Opening a database migrates it to the newest version this c2lab knows; a database at a
 // newer version is refused (c2lab::error bad_input naming both versions). Recording is one
-// transaction: a run is stored whole or not at all.
+// transaction that excludes other writers: a run is stored whole or not at all, and several
+// machines may record into one PostgreSQL server at once.
 #pragma once
 
 #include <cstddef>
@@ -114,12 +115,14 @@ public:
     virtual bench_run load_run(std::int64_t id) const = 0;
 };
 
-// Opens (creating it and its directory when missing) an SQLite history database and migrates
-// it to history_schema_version. bad_input when the file is not such a database or its schema
-// is newer than this c2lab knows; io when it cannot be opened.
-std::unique_ptr<history_store> open_sqlite_history(const std::string& path);
+// Opens a history database and migrates it to history_schema_version: a PostgreSQL server for
+// a "postgresql://..." URL (sql_db.hpp), else an SQLite file (created with its directory when
+// missing). bad_input when it is not such a database or its schema is newer than this c2lab
+// knows; io when it cannot be opened or reached.
+std::unique_ptr<history_store> open_history(const std::string& db);
 
-// $C2LAB_HISTORY when set and not empty, else results/history.sqlite.
+// $C2LAB_DB (a PostgreSQL URL shared by machines, or a path) when set and not empty, else
+// $C2LAB_HISTORY, else results/history.sqlite.
 std::string default_history_path();
 
 // Hex SHA-256 of bytes (OpenSSL).

@@ -2,15 +2,16 @@
 // versions, malformed input, duplicate files, and the gate's baseline from the history.
 #include "regressions/history.hpp"
 
-#include <sqlite3.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <numbers>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@
 #include "core/rng.hpp"
 #include "regressions/gate.hpp"
 #include "regressions/policy.hpp"
+#include "regressions/sql_db.hpp"
 
 namespace c2lab::regressions {
 namespace {
@@ -57,16 +59,42 @@ json make_run(rng& gen, const std::vector<std::pair<std::string, double>>& bench
     return {{"context", ctx}, {"benchmarks", rows}};
 }
 
-class HistoryTest : public ::testing::Test {
+// Every store test runs on SQLite (a file in a temporary directory) and, where
+// $C2LAB_TEST_POSTGRES names a server's socket directory, port and user ("DIR PORT USER",
+// history_postgres_test.sh starts one), on PostgreSQL in a fresh database per test.
+std::string postgres_base() {
+    const char* env = std::getenv("C2LAB_TEST_POSTGRES");
+    if (!env || !*env) return {};
+    std::istringstream in(env);
+    std::string dir, port, user;
+    in >> dir >> port >> user;
+    return "postgresql:///?host=" + dir + "&port=" + port + "&user=" + user;
+}
+std::string postgres_url(const std::string& dbname) {
+    const std::string base = postgres_base();
+    return "postgresql:///" + dbname + base.substr(std::string("postgresql:///").size());
+}
+
+class HistoryTest : public ::testing::TestWithParam<std::string> {
 protected:
     void SetUp() override {
-        dir_ = fs::temp_directory_path() /
-               ("c2lab-history-test-" + std::to_string(::getpid()) + "-" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+        std::string tag = test.substr(0, test.find('/'));
+        dir_ = fs::temp_directory_path() / ("c2lab-history-test-" + std::to_string(::getpid()) + "-" + tag + "-" + GetParam());
         fs::remove_all(dir_);
         fs::create_directories(dir_);
+        if (GetParam() == "postgresql") {
+            for (char& c : tag) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            pg_name_ = "t" + std::to_string(::getpid()) + "_" + tag.substr(0, 40);
+            auto admin = open_sql_db(postgres_url("postgres"));
+            admin->exec("DROP DATABASE IF EXISTS " + pg_name_);
+            admin->exec("CREATE DATABASE " + pg_name_);
+        }
     }
-    void TearDown() override { fs::remove_all(dir_); }
+    void TearDown() override {
+        fs::remove_all(dir_);
+        if (!pg_name_.empty()) open_sql_db(postgres_url("postgres"))->exec("DROP DATABASE IF EXISTS " + pg_name_ + " WITH (FORCE)");
+    }
 
     std::string write(const std::string& rel, const std::string& text) {
         const fs::path p = dir_ / rel;
@@ -74,10 +102,22 @@ protected:
         std::ofstream(p) << text;
         return p.string();
     }
-    std::string db() const { return (dir_ / "h" / "history.sqlite").string(); }
+    std::string sqlite_path() const { return (dir_ / "h" / "history.sqlite").string(); }
+    // The database under test: an SQLite path or a PostgreSQL URL.
+    std::string db() const { return pg_name_.empty() ? sqlite_path() : postgres_url(pg_name_); }
+    bool sqlite() const { return pg_name_.empty(); }
 
     fs::path dir_;
+    std::string pg_name_;
 };
+
+std::vector<std::string> drivers() {
+    std::vector<std::string> d{"sqlite"};
+    if (!postgres_base().empty()) d.push_back("postgresql");
+    return d;
+}
+INSTANTIATE_TEST_SUITE_P(drivers, HistoryTest, ::testing::ValuesIn(drivers()),
+                         [](const auto& info) { return info.param; });
 
 template <class F>
 std::string error_of(F&& f) {
@@ -89,11 +129,11 @@ std::string error_of(F&& f) {
     return "(no error)";
 }
 
-TEST_F(HistoryTest, RoundTripKeepsEverySampleAndTheContext) {
+TEST_P(HistoryTest, RoundTripKeepsEverySampleAndTheContext) {
     rng gen(1);
     const std::string file = write("run/bench_ff.json", make_run(gen, {{"ff/fp_mul", 0.0327}, {"msm/g1", 141.8}}).dump());
     const history_record rec = read_history_record(file);
-    auto store = open_sqlite_history(db());  // creates h/
+    auto store = open_history(db());  // creates h/
     EXPECT_EQ(store->schema_version(), history_schema_version);
     const std::int64_t id = store->record(rec);
     EXPECT_EQ(id, 1);
@@ -132,15 +172,30 @@ TEST_F(HistoryTest, RoundTripKeepsEverySampleAndTheContext) {
 
     // Reopened, the same.
     store.reset();
-    auto again = open_sqlite_history(db());
+    auto again = open_history(db());
     EXPECT_EQ(again->load_run(id).benchmarks[0].metrics, rec.run.benchmarks[0].metrics);
 }
 
-TEST_F(HistoryTest, KnownDigestOfSha256) {
+TEST(History, AnUnreachableServerIsAnIoErrorWithoutThePassword) {
+    try {
+        open_history("postgresql://someone:secret@127.0.0.1:1/nothing?connect_timeout=2");
+        FAIL() << "no error";
+    } catch (const error& e) {
+        EXPECT_EQ(e.kind(), errc::io);
+        const std::string m = e.what();
+        EXPECT_NE(m.find("cannot connect to the history database"), std::string::npos) << m;
+        EXPECT_EQ(m.find("secret"), std::string::npos) << m;
+        EXPECT_NE(m.find("someone:***@127.0.0.1"), std::string::npos) << m;
+    }
+    EXPECT_TRUE(is_postgres_url("postgres://h/db"));
+    EXPECT_FALSE(is_postgres_url("results/history.sqlite"));
+}
+
+TEST_P(HistoryTest, KnownDigestOfSha256) {
     EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
 
-TEST_F(HistoryTest, InstructionCountsAreKindIcount) {
+TEST_P(HistoryTest, InstructionCountsAreKindIcount) {
     rng gen(2);
     json ctx = context();
     ctx["valgrind"] = "valgrind-3.19.0";
@@ -150,9 +205,9 @@ TEST_F(HistoryTest, InstructionCountsAreKindIcount) {
               std::string::npos);
 }
 
-TEST_F(HistoryTest, AFailingInsertLeavesNoPartialRun) {
+TEST_P(HistoryTest, AFailingInsertLeavesNoPartialRun) {
     rng gen(3);
-    auto store = open_sqlite_history(db());
+    auto store = open_history(db());
     const history_record first = read_history_record(write("a.json", make_run(gen, {{"a", 10}}).dump()));
     store->record(first);
 
@@ -162,7 +217,7 @@ TEST_F(HistoryTest, AFailingInsertLeavesNoPartialRun) {
     dup.run.benchmarks.push_back(dup.run.benchmarks[1]);
     const std::string msg = error_of([&] { store->record(dup); });
     EXPECT_NE(msg.find("not recorded (nothing was written)"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("UNIQUE"), std::string::npos) << msg;
+    EXPECT_TRUE(msg.find("UNIQUE") != std::string::npos || msg.find("unique") != std::string::npos) << msg;
 
     // A file already recorded: the run row and every sample go in, then its digest fails.
     history_record again = read_history_record(write("d.json", make_run(gen, {{"d", 10}}).dump()));
@@ -178,21 +233,24 @@ TEST_F(HistoryTest, AFailingInsertLeavesNoPartialRun) {
     EXPECT_EQ(store->record(read_history_record(write("e.json", make_run(gen, {{"e", 10}}).dump()))), 2);
 }
 
-TEST_F(HistoryTest, ANewerSchemaIsRefusedNamingBothVersions) {
-    open_sqlite_history(db());
-    sqlite3* raw = nullptr;
-    ASSERT_EQ(sqlite3_open(db().c_str(), &raw), SQLITE_OK);
-    ASSERT_EQ(sqlite3_exec(raw, "UPDATE schema_version SET version = 7", nullptr, nullptr, nullptr), SQLITE_OK);
-    sqlite3_close(raw);
-    const std::string msg = error_of([&] { open_sqlite_history(db()); });
+TEST_P(HistoryTest, ANewerSchemaIsRefusedNamingBothVersions) {
+    open_history(db());
+    open_sql_db(db())->exec("UPDATE schema_version SET version = 7");
+    const std::string msg = error_of([&] { open_history(db()); });
     EXPECT_NE(msg.find("schema version 7, this c2lab knows up to 1"), std::string::npos) << msg;
-    EXPECT_NE(msg.find(db()), std::string::npos) << msg;
+    EXPECT_NE(msg.find(sqlite() ? db() : pg_name_), std::string::npos) << msg;
+    // A database with other tables and no schema_version is not a history.
+    const std::string other = sqlite() ? (dir_ / "other.sqlite").string() : db();
+    if (!sqlite()) open_sql_db(db())->exec("DROP TABLE samples; DROP TABLE run_files; DROP TABLE runs; DROP TABLE schema_version");
+    open_sql_db(other)->exec("CREATE TABLE unrelated (x INTEGER)");
+    EXPECT_NE(error_of([&] { open_history(other); }).find("not a c2lab history database"), std::string::npos);
+    if (!sqlite()) return;
 
     const std::string junk = write("junk.sqlite", std::string(4096, 'x'));
-    EXPECT_NE(error_of([&] { open_sqlite_history(junk); }).find("junk.sqlite"), std::string::npos);
+    EXPECT_NE(error_of([&] { open_history(junk); }).find("junk.sqlite"), std::string::npos);
 }
 
-TEST_F(HistoryTest, MalformedJsonIsRefusedBeforeAnythingIsWritten) {
+TEST_P(HistoryTest, MalformedJsonIsRefusedBeforeAnythingIsWritten) {
     rng gen(4);
     write("run/a.json", make_run(gen, {{"a", 10}}).dump());
     write("run/b.json", "{\"benchmarks\": [");
@@ -203,14 +261,14 @@ TEST_F(HistoryTest, MalformedJsonIsRefusedBeforeAnythingIsWritten) {
         EXPECT_EQ(e.kind(), errc::bad_input);
         EXPECT_NE(std::string(e.what()).find("b.json: malformed JSON"), std::string::npos) << e.what();
     }
-    EXPECT_FALSE(fs::exists(db()));
+    EXPECT_FALSE(fs::exists(sqlite_path()));
 }
 
-TEST_F(HistoryTest, RecordedFilesAreDroppedOnImport) {
+TEST_P(HistoryTest, RecordedFilesAreDroppedOnImport) {
     rng gen(5);
     const std::string a = write("run/bench_a.json", make_run(gen, {{"a/1", 10}, {"a/2", 20}}).dump());
     write("run/bench_b.json", make_run(gen, {{"b/1", 30}}).dump());
-    auto store = open_sqlite_history(db());
+    auto store = open_history(db());
     history_record single = read_history_record(a);
     EXPECT_TRUE(drop_recorded_files(single, *store).empty());
     const std::int64_t first = store->record(single);
@@ -235,7 +293,7 @@ TEST_F(HistoryTest, RecordedFilesAreDroppedOnImport) {
     EXPECT_EQ(store->series("a/1").size(), 1u);
 }
 
-TEST_F(HistoryTest, GateAgainstTheHistoryUsesTheLastMatchingRuns) {
+TEST_P(HistoryTest, GateAgainstTheHistoryUsesTheLastMatchingRuns) {
     rng gen(6);
     const std::vector<std::pair<std::string, double>> base = {{"x", 100}, {"y", 250}};
     auto scaled = [&](double f) {
@@ -243,7 +301,7 @@ TEST_F(HistoryTest, GateAgainstTheHistoryUsesTheLastMatchingRuns) {
         for (auto& b : v) b.second *= f;
         return v;
     };
-    auto store = open_sqlite_history(db());
+    auto store = open_history(db());
     auto add = [&](const std::string& name, const json& run) {
         return store->record(read_history_record(write(name, run.dump())));
     };
