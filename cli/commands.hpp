@@ -123,7 +123,9 @@ struct history_args {
     std::string branch;                // record: empty: the context's "branch"
     std::string results = "results";   // import: the results directory
     std::string bench;                 // list: a regex of benchmark names
-    std::string metric = "real_time";  // list --bench: the metric whose medians are shown
+    std::string metric = "real_time";  // list --bench, changes: the metric whose medians are used
+    std::size_t min_size = 3;          // changes: shortest segment
+    double alpha = 0.05;               // changes: significance of a split
 };
 
 struct ab_args {
@@ -180,6 +182,7 @@ int run_ab(const ab_args& a);
 int run_history_record(const history_args& a);  // history_cmd.cpp
 int run_history_import(const history_args& a);
 int run_history_list(const history_args& a);
+int run_history_changes(const history_args& a);
 // gate_cmd.cpp: `c2lab gate --baseline history[:N]` (history_cmd.cpp).
 int run_gate_history(const gate_args& a);                            // ab_cmd.cpp: 0, or 1 with --fail-on slower
 

@@ -79,4 +79,18 @@ sqlite3 "$T/imp.sqlite" "UPDATE schema_version SET version = 7" 2>/dev/null ||
 expect 2 "newer schema" "$BIN" history list --db "$T/imp.sqlite" &&
   has "$T/err" "newer schema" "schema version 7, this c2lab knows up to 1"
 
+# history changes: 24 runs, benchmark a 6% slower from run 13 on, b unchanged: one change, at 13.
+for k in $(seq 1 24); do
+  bench_json "$T/cp$k.json" "Test CPU" $([ "$k" -lt 13 ] && echo 100 || echo 106) 50 "c$k"
+  "$BIN" history record --db "$T/cp.sqlite" --from "$T/cp$k.json" >/dev/null 2>&1 || fail "record cp$k"
+done
+expect 0 "history changes" "$BIN" history changes --db "$T/cp.sqlite" &&
+  has "$T/out" "history changes" "1 change point(s) in 2 series" &&
+  grep -qE '^a +test-cpu-2cpu-release +13 +c13 .*\+6\.00%' "$T/out" || fail "history changes: no change of a at run 13: $(cat "$T/out")"
+grep -qE '^b ' "$T/out" && fail "history changes: a change of b, which never changed"
+expect 0 "history changes --min-size 13" "$BIN" history changes --db "$T/cp.sqlite" --bench '^a$' --min-size 13 &&
+  has "$T/out" "history changes --min-size 13" "0 change point(s) in 1 series (1 with fewer than 26 runs: not searched)"
+expect 2 "history changes bad regex" "$BIN" history changes --db "$T/cp.sqlite" --bench '(' &&
+  has "$T/err" "history changes bad regex" "not a regular expression"
+
 finish history_cli_test

@@ -18,6 +18,7 @@
 #include "regressions/html_report.hpp"
 #include "regressions/policy.hpp"
 #include "regressions/stats.hpp"
+#include "regressions/change_points.hpp"
 
 namespace c2lab::cli {
 
@@ -188,6 +189,69 @@ int run_history_list(const history_args& a) {
         }
     }
     if (shown == 0) throw error(errc::bad_input, "--bench: no benchmark in " + db + " matches '" + a.bench + "'");
+    return exit_ok;
+}
+
+int run_history_changes(const history_args& a) {
+    const std::string db = db_path(a.db);
+    if (!rg::is_postgres_url(db) && !fs::exists(db))
+        throw error(errc::bad_input, db + ": no history database (record runs first: c2lab history record --from DIR)");
+    auto store = rg::open_history(db);
+    std::map<std::int64_t, rg::history_run> runs;
+    for (auto& r : store->list_runs()) runs.emplace(r.id, std::move(r));
+    std::regex rx;
+    try {
+        rx = std::regex(a.bench.empty() ? std::string(".") : a.bench);
+    } catch (const std::regex_error& e) {
+        throw error(errc::bad_input, "--bench: '" + a.bench + "' is not a regular expression: " + e.what());
+    }
+    rg::change_point_config cfg;
+    cfg.min_size = a.min_size;
+    cfg.alpha = a.alpha;
+    if (!(cfg.alpha > 0 && cfg.alpha < 1)) throw error(errc::bad_input, "--alpha: must be in (0, 1)");
+    std::cout << "change points: E-Divisive means, each split tested with " << cfg.permutations
+              << " permutations at alpha " << cfg.alpha << ", segments of at least " << cfg.min_size << " runs; "
+              << a.metric << ", the median of each run; one series per benchmark and machine (instruction counts: "
+                 "per toolchain)\n";
+    std::size_t series_count = 0, too_short = 0, changes = 0, matched = 0;
+    char line[512];
+    for (const std::string& name : store->benchmark_names()) {
+        if (!std::regex_search(name, rx)) continue;
+        ++matched;
+        // Split by machine, in run order.
+        std::map<std::string, std::vector<std::pair<std::int64_t, double>>> by_machine;
+        for (const auto& p : store->series(name)) {
+            auto it = p.metrics.find(a.metric);
+            if (it == p.metrics.end() || it->second.empty()) continue;
+            by_machine[machine_name(runs.at(p.run_id).machine)].push_back({p.run_id, rg::median(it->second)});
+        }
+        for (const auto& [machine, pts] : by_machine) {
+            ++series_count;
+            if (pts.size() < 2 * cfg.min_size) {
+                ++too_short;
+                continue;
+            }
+            std::vector<double> v;
+            for (const auto& pt : pts) v.push_back(pt.second);
+            for (const rg::change_point& c : rg::find_change_points(v, cfg)) {
+                if (changes++ == 0) {
+                    std::snprintf(line, sizeof line, "%-48s  %-36s  %5s  %-11s  %12s  %12s  %8s  %6s\n", "benchmark",
+                                  "machine", "run", "commit", "before", "after", "change", "p");
+                    std::cout << line;
+                }
+                const rg::history_run& r = runs.at(pts[c.index].first);
+                std::snprintf(line, sizeof line, "%-48s  %-36s  %5lld  %-11s  %12s  %12s  %+7.2f%%  %6.3f\n", name.c_str(),
+                              machine.c_str(), static_cast<long long>(r.id), short_commit(r).c_str(),
+                              format_value(c.mean_before, a.metric).c_str(), format_value(c.mean_after, a.metric).c_str(),
+                              100 * c.relative_change(), c.p_value);
+                std::cout << line;
+            }
+        }
+    }
+    if (matched == 0) throw error(errc::bad_input, "--bench: no benchmark in " + db + " matches '" + a.bench + "'");
+    std::cout << changes << " change point(s) in " << series_count << " series";
+    if (too_short) std::cout << " (" << too_short << " with fewer than " << 2 * cfg.min_size << " runs: not searched)";
+    std::cout << "; run = the first run after the change\n";
     return exit_ok;
 }
 

@@ -596,6 +596,30 @@ int main(int argc, char** argv) {
         "Example:\n"
         "  c2lab history list\n"
         "  c2lab history list --bench '^msm/g1/table/log_n:14'");
+    history_args hchanges;
+    auto* s_hchanges = s_history->add_subcommand(
+        "changes",
+        "Find change points in the history: per benchmark and machine, the series of each run's median, split by "
+        "E-Divisive means where a permutation test says the split is significant.");
+    s_hchanges->add_option("--bench", hchanges.bench, "a regex (searched) of benchmark names (default: every one)")
+        ->type_name("REGEX");
+    s_hchanges->add_option("--metric", hchanges.metric, "the metric (real_time, cpu_time or a counter)")
+        ->type_name("NAME")
+        ->capture_default_str();
+    s_hchanges->add_option("--min-size", hchanges.min_size,
+                           "shortest segment, in runs, on either side of a change (a single spike is never a change)")
+        ->check(CLI::Range(2, 1000))
+        ->capture_default_str();
+    s_hchanges->add_option("--alpha", hchanges.alpha, "significance level of each split (permutation test)")
+        ->capture_default_str();
+    s_hchanges->add_option("--db", hchanges.db, "history database: an SQLite file, or postgresql://... (default: $C2LAB_DB, else $C2LAB_HISTORY, else results/history.sqlite)")
+        ->type_name("PATH");
+    s_hchanges->footer(
+        "Prints one line per change: the benchmark, the machine, the first run after the change (id, commit), the\n"
+        "means of the runs' medians before and after (up to the neighbouring changes), the change in percent and\n"
+        "the p-value. E-Divisive means as in Apache Otava (regressions/change_points.hpp).\n"
+        "Example:\n"
+        "  c2lab history changes --bench '^prove/'");
 
     try {
         app.parse(argc, argv);
@@ -638,6 +662,7 @@ int main(int argc, char** argv) {
         if (*s_hrecord) return run_history_record(hrecord);
         if (*s_himport) return run_history_import(himport);
         if (*s_hlist) return run_history_list(hlist);
+        if (*s_hchanges) return run_history_changes(hchanges);
         return exit_error;
     } catch (const c2lab::error& e) {
         std::cerr << "c2lab: error: " << e.what() << "\n";
