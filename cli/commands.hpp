@@ -126,6 +126,7 @@ struct history_args {
     std::string metric = "real_time";  // list --bench, changes: the metric whose medians are used
     std::size_t min_size = 3;          // changes: shortest segment
     double alpha = 0.05;               // changes: significance of a split
+    std::string out;                   // report: the HTML file
 };
 
 struct ab_args {
@@ -183,6 +184,7 @@ int run_history_record(const history_args& a);  // history_cmd.cpp
 int run_history_import(const history_args& a);
 int run_history_list(const history_args& a);
 int run_history_changes(const history_args& a);
+int run_history_report(const history_args& a);
 // gate_cmd.cpp: `c2lab gate --baseline history[:N]` (history_cmd.cpp).
 int run_gate_history(const gate_args& a);                            // ab_cmd.cpp: 0, or 1 with --fail-on slower
 

@@ -19,6 +19,7 @@
 #include "regressions/policy.hpp"
 #include "regressions/stats.hpp"
 #include "regressions/change_points.hpp"
+#include "regressions/trend_report.hpp"
 
 namespace c2lab::cli {
 
@@ -252,6 +253,60 @@ int run_history_changes(const history_args& a) {
     std::cout << changes << " change point(s) in " << series_count << " series";
     if (too_short) std::cout << " (" << too_short << " with fewer than " << 2 * cfg.min_size << " runs: not searched)";
     std::cout << "; run = the first run after the change\n";
+    return exit_ok;
+}
+
+int run_history_report(const history_args& a) {
+    if (a.out.empty()) throw error(errc::bad_input, "-o: the report's path is required (an .html file)");
+    const std::string db = db_path(a.db);
+    if (!rg::is_postgres_url(db) && !fs::exists(db))
+        throw error(errc::bad_input, db + ": no history database (record runs first: c2lab history record --from DIR)");
+    auto store = rg::open_history(db);
+    std::map<std::int64_t, rg::history_run> runs;
+    for (auto& r : store->list_runs()) runs.emplace(r.id, std::move(r));
+    std::regex rx;
+    try {
+        rx = std::regex(a.bench.empty() ? std::string(".") : a.bench);
+    } catch (const std::regex_error& e) {
+        throw error(errc::bad_input, "--bench: '" + a.bench + "' is not a regular expression: " + e.what());
+    }
+    rg::change_point_config cfg;
+    cfg.min_size = a.min_size;
+    cfg.alpha = a.alpha;
+    std::vector<rg::trend_series> all;
+    for (const std::string& name : store->benchmark_names()) {
+        if (!std::regex_search(name, rx)) continue;
+        rg::trend_series s{name, a.metric, {}};
+        std::map<std::string, std::size_t> line_of;
+        for (const auto& p : store->series(name)) {
+            auto it = p.metrics.find(a.metric);
+            if (it == p.metrics.end() || it->second.empty()) continue;
+            const rg::history_run& r = runs.at(p.run_id);
+            const std::string m = machine_name(r.machine);
+            if (!line_of.count(m)) {
+                line_of[m] = s.lines.size();
+                s.lines.push_back({m, {}, {}});
+            }
+            s.lines[line_of[m]].points.push_back({r.id, short_commit(r), run_time(r), rg::median(it->second),
+                                                  rg::quantile(it->second, 0.25), rg::quantile(it->second, 0.75),
+                                                  it->second.size()});
+        }
+        if (s.lines.empty()) continue;
+        for (auto& l : s.lines) {
+            std::vector<double> v;
+            for (const auto& p : l.points) v.push_back(p.median);
+            l.changes = rg::find_change_points(v, cfg);
+        }
+        all.push_back(std::move(s));
+    }
+    if (all.empty())
+        throw error(errc::bad_input, "--bench: no benchmark in " + db + " with " + a.metric + " samples matches '" + a.bench + "'");
+    write_text_atomic(a.out, rg::trend_report_html(all, "c2lab history: " + (a.bench.empty() ? std::string("every benchmark") : a.bench) +
+                                                            " (" + db + ")"));
+    std::size_t changes = 0;
+    for (const auto& s : all)
+        for (const auto& l : s.lines) changes += l.changes.size();
+    std::cout << "report: " << a.out << " (" << all.size() << " series, " << changes << " change point(s))\n";
     return exit_ok;
 }
 

@@ -620,6 +620,23 @@ int main(int argc, char** argv) {
         "the p-value. E-Divisive means as in Apache Otava (regressions/change_points.hpp).\n"
         "Example:\n"
         "  c2lab history changes --bench '^prove/'");
+    history_args hreport;
+    auto* s_hreport = s_history->add_subcommand(
+        "report", "Write the history as one HTML page: per benchmark a line plot of every run's median and "
+                  "interquartile range (a line per machine, change points marked) and its table.");
+    s_hreport->add_option("-o,--output", hreport.out, "the HTML file (written atomically)")->type_name("PATH")->required();
+    s_hreport->add_option("--bench", hreport.bench, "a regex (searched) of benchmark names (default: every one)")
+        ->type_name("REGEX");
+    s_hreport->add_option("--metric", hreport.metric, "the metric (real_time, cpu_time or a counter)")
+        ->type_name("NAME")
+        ->capture_default_str();
+    s_hreport->add_option("--min-size", hreport.min_size, "change points: shortest segment, in runs")
+        ->check(CLI::Range(2, 1000))
+        ->capture_default_str();
+    s_hreport->add_option("--alpha", hreport.alpha, "change points: significance level of each split")->capture_default_str();
+    s_hreport->add_option("--db", hreport.db, "history database: an SQLite file, or postgresql://... (default: $C2LAB_DB, else $C2LAB_HISTORY, else results/history.sqlite)")
+        ->type_name("PATH");
+    s_hreport->footer("Example:\n  c2lab history report --bench '^prove/' -o trend.html");
 
     try {
         app.parse(argc, argv);
@@ -663,6 +680,7 @@ int main(int argc, char** argv) {
         if (*s_himport) return run_history_import(himport);
         if (*s_hlist) return run_history_list(hlist);
         if (*s_hchanges) return run_history_changes(hchanges);
+        if (*s_hreport) return run_history_report(hreport);
         return exit_error;
     } catch (const c2lab::error& e) {
         std::cerr << "c2lab: error: " << e.what() << "\n";

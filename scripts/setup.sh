@@ -13,6 +13,7 @@ PACKAGES=(
   libssl-dev                      # OpenSSL: SHA-256
   libsqlite3-dev                  # SQLite: the results history (regressions/history.hpp)
   libpq-dev postgresql            # PostgreSQL: the shared history (regressions/sql_db.hpp) and the server its test starts
+  chromium                        # headless: the HTML reports and plots are checked rendered (trend_report_chromium_test)
   libcli11-dev                    # CLI11 (header-only): the c2lab command line
   libsimdjson-dev                 # simdjson: the c1_json=simdjson decoder
   libjemalloc2 libmimalloc2.0     # `c2lab ab --allocator jemalloc,mimalloc` (LD_PRELOAD)
