@@ -127,15 +127,6 @@ std::vector<std::string> child_environment(const std::string& preload) {
     return env;
 }
 
-std::string utc_stamp(const char* format) {
-    const std::time_t t = std::time(nullptr);
-    std::tm tm{};
-    ::gmtime_r(&t, &tm);
-    char b[64];
-    std::strftime(b, sizeof b, format, &tm);
-    return b;
-}
-
 bool is_executable_file(const fs::path& p) {
     std::error_code ec;
     return fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
@@ -221,70 +212,6 @@ std::string resolve_binary(const ab_args& a) {
                                          " (build the benchmarks, or pass --bench-dir DIR)");
     throw error(errc::bad_input, "--filter '" + a.filter + "' matches no benchmark of the bench_* binaries in " +
                                      list_dirs(dirs) + "; pass --binary");
-}
-
-// The commit of the repository holding the current directory, read from its .git (HEAD, the
-// ref's file or packed-refs); "" when there is none.
-std::string current_commit() {
-    std::error_code ec;
-    for (fs::path dir = fs::current_path(ec); !ec && !dir.empty(); dir = dir.parent_path()) {
-        fs::path git = dir / ".git";
-        if (fs::is_regular_file(git, ec)) {  // a worktree or submodule: "gitdir: <path>"
-            std::ifstream f(git);
-            std::string line;
-            std::getline(f, line);
-            if (line.rfind("gitdir: ", 0) != 0) return "";
-            git = fs::path(line.substr(8));
-            if (git.is_relative()) git = dir / git;
-        } else if (!fs::is_directory(git, ec)) {
-            if (dir == dir.root_path()) return "";
-            continue;
-        }
-        std::ifstream head(git / "HEAD");
-        std::string h;
-        std::getline(head, h);
-        if (h.rfind("ref: ", 0) != 0) return h;  // detached
-        const std::string ref = h.substr(5);
-        fs::path common = git;
-        if (std::ifstream cd(git / "commondir"); cd) {
-            std::string c;
-            std::getline(cd, c);
-            common = fs::path(c).is_relative() ? git / c : fs::path(c);
-        }
-        for (const fs::path& base : {git, common}) {
-            std::ifstream rf(base / ref);
-            std::string id;
-            if (rf && std::getline(rf, id) && !id.empty()) return id;
-        }
-        std::ifstream packed(common / "packed-refs");
-        for (std::string line; std::getline(packed, line);)
-            if (line.size() > 41 && line.substr(41) == ref) return line.substr(0, 40);
-        return "";
-    }
-    return "";
-}
-
-std::vector<std::pair<std::string, std::string>> machine_info() {
-    std::vector<std::pair<std::string, std::string>> m;
-    std::ifstream cpuinfo("/proc/cpuinfo");
-    for (std::string line; std::getline(cpuinfo, line);)
-        if (line.rfind("model name", 0) == 0) {
-            const auto colon = line.find(':');
-            if (colon != std::string::npos) m.emplace_back("cpu_model", line.substr(colon + 2));
-            break;
-        }
-    m.emplace_back("num_cpus", std::to_string(std::thread::hardware_concurrency()));
-    char host[256] = {};
-    if (::gethostname(host, sizeof host - 1) == 0) m.emplace_back("host_name", host);
-    utsname u{};
-    if (::uname(&u) == 0) m.emplace_back("kernel", std::string(u.sysname) + " " + u.release + " " + u.machine);
-    double load[3];
-    if (::getloadavg(load, 3) == 3) {
-        char b[64];
-        std::snprintf(b, sizeof b, "%.2f %.2f %.2f", load[0], load[1], load[2]);
-        m.emplace_back("load_avg_at_start", b);
-    }
-    return m;
 }
 
 void write_text(const fs::path& p, const std::string& s) {

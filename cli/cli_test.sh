@@ -85,6 +85,12 @@ C2LAB_PORTABLE=1 expect 0 "prove --json portable" "$BIN" prove --params "$T/para
   python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["cpu_path"]=="portable"' "$T/out" ||
   fail "prove --json under C2LAB_PORTABLE=1: cpu_path is not portable"
 expect 0 "verify proof2" "$BIN" verify --params "$T/params.bin" --proof "$T/proof2.bin" --inputs "$T/proof2.bin.inputs"
+# prove --json is recorded in the history (kind prove, a <stage>_ms counter per stage); --no-history is not.
+expect 0 "prove --json recorded" "$BIN" history list --bench "^prove/hash-chain/steps:$S\$" --metric msm_h_ms &&
+  [ "$(grep -cE '^ +[0-9]+  20[0-9-]+T' "$T/out")" = 2 ] || fail "prove --json: not two recorded runs with msm_h_ms: $(cat "$T/out")"
+expect 0 "history list kinds" "$BIN" history list && has "$T/out" "history list kinds" " prove "
+expect 0 "prove --json --no-history" "$BIN" prove --params "$T/params.bin" --steps $S --x0 7 -o "$T/proof4.bin" --json --no-history
+expect 0 "history after --no-history" "$BIN" history list && has "$T/out" "history after --no-history" "2 run(s)"
 # --backend: cuda proves (and verifies) where a GPU is usable, else refuses with the reason
 if "$BIN" gpu-info >/dev/null 2>&1; then
   expect 0 "prove --backend cuda" "$BIN" prove --params "$T/params.bin" --steps $S --x0 9 -o "$T/proof_cuda.bin" --backend cuda &&

@@ -80,6 +80,7 @@ struct prove_args {
     std::vector<std::string> flags;
     std::string backend;  // empty: the backend flag decides (default cpu)
     bool json = false;
+    bool no_history = false;  // --json: do not record the run in the results history
     // --flag settings with --backend appended (it wins).
     std::vector<std::string> all_flags() const {
         auto f = flags;

@@ -76,4 +76,12 @@ int export_verifying_key(const std::string& params, const std::string& out);
 // --memory-budget as given to the CLI (GiB; 0: none) in bytes.
 inline uint64_t budget_bytes(double gib) { return gib > 0 ? uint64_t(gib * double(1ull << 30)) : 0; }
 
+// The UTC time now in strftime's `format` ("%Y-%m-%dT%H:%M:%SZ").
+std::string utc_stamp(const char* format);
+// The commit of the repository holding the current directory, read from its .git (HEAD, the
+// ref's file or packed-refs); "" when there is none.
+std::string current_commit();
+// This machine: cpu_model (/proc/cpuinfo), num_cpus, host_name, kernel, load_avg_at_start.
+std::vector<std::pair<std::string, std::string>> machine_info();
+
 }  // namespace c2lab::cli

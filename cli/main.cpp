@@ -277,7 +277,10 @@ int main(int argc, char** argv) {
                         "engine of the ntt and MSM stages: cpu (default, the reference) or cuda (device 0); "
                         "the same as --flag backend=NAME")
         ->type_name("NAME");
-    s_prove->add_flag("--json", prove.json, "print the result and stage times as JSON instead of a table");
+    s_prove->add_flag("--json", prove.json,
+                      "print the result and stage times as JSON instead of a table, and record them in the results "
+                      "history ($C2LAB_DB, else $C2LAB_HISTORY, else results/history.sqlite; kind prove, per stage)");
+    s_prove->add_flag("--no-history", prove.no_history, "with --json: do not record the run in the results history");
     s_prove->footer(
         "The blinding scalars r, s are fresh for every proof: uniform in Fr from OpenSSL's RAND_bytes\n"
         "(rejection sampling). Both files are written atomically (temporary file + rename). The stage\n"

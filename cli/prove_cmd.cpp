@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -20,6 +21,7 @@
 #include "io.hpp"
 #include "pipeline/c2_job.hpp"
 #include "pipeline/flags.hpp"
+#include "regressions/history.hpp"
 
 namespace c2lab::cli {
 
@@ -44,6 +46,20 @@ struct min_avg_max {
     nlohmann::json json() const { return {{"avg", avg()}, {"min", lo}, {"max", hi}}; }
 };
 
+// The run's context, as scripts/bench.sh gives the benchmarks' (the history's fingerprint of
+// this machine and build, the commit of the source tree when it is a git checkout).
+nlohmann::json run_context() {
+    nlohmann::json c;
+    for (const auto& [k, v] : machine_info())
+        if (k == "cpu_model" || k == "num_cpus") c[k] = v;
+    c["build_type"] = C2LAB_BUILD_TYPE;
+    c["compiler"] = std::string("c++ ") + __VERSION__;
+    c["date"] = utc_stamp("%Y-%m-%dT%H:%M:%S+00:00");
+    const std::string commit = current_commit();
+    if (!commit.empty()) c["commit"] = commit.substr(0, 7);
+    return c;
+}
+
 nlohmann::json flags_json(const pipeline::flag_values& flags) {
     nlohmann::json fj = nlohmann::json::object();
     for (const auto& [k, v] : flags.as_text()) fj[k] = v;
@@ -57,6 +73,23 @@ std::vector<uint8_t> encode_all(const std::vector<groth16::proof>& proofs) {
         bytes.insert(bytes.end(), pb.begin(), pb.end());
     }
     return bytes;
+}
+
+// Prints the JSON and records it in the results history (regressions/history.hpp; kind prove,
+// per stage) unless --no-history; a failure to record is a warning: the proof is made.
+void print_and_record(const prove_args& a, const nlohmann::json& j) {
+    const std::string text = j.dump(2);
+    std::cout << text << "\n";
+    if (a.no_history) return;
+    const std::string db = regressions::default_history_path();
+    try {
+        const regressions::history_record rec =
+            regressions::history_record_of_texts({{"c2lab prove --json", text}}, "c2lab prove " + a.out, "prove");
+        const auto id = regressions::open_history(db)->record(rec);
+        progress("prove", "recorded in the history " + db + " as run " + std::to_string(id));
+    } catch (const error& e) {
+        std::cerr << "warning: the proof's stages were not recorded in the history: " << e.what() << "\n";
+    }
 }
 
 // One proof (a C1 file's partitions, or the hash chain) written to -o, with its stage table.
@@ -82,7 +115,8 @@ int print_single(const prove_args& a, const pipeline::c2_job& job, const pipelin
             j["proof"] = a.out;
             j["proof_bytes"] = bytes.size();
             j["peak_rss_gib"] = peak_rss_gib();
-            std::cout << j.dump(2) << "\n";
+            j["context"] = run_context();
+            print_and_record(a, j);
             return exit_ok;
         }
         std::cout << "proof: " << a.out << " (" << bytes.size() << " bytes: " << cfg.partitions << " x "
@@ -105,7 +139,8 @@ int print_single(const prove_args& a, const pipeline::c2_job& job, const pipelin
             for (const auto& x : set.public_inputs) ij.push_back(fr_to_hex(x));
             j["public_inputs"] = ij;
             j["peak_rss_gib"] = peak_rss_gib();
-            std::cout << j.dump(2) << "\n";
+            j["context"] = run_context();
+            print_and_record(a, j);
             return exit_ok;
         }
         std::cout << "proof: " << a.out << " (" << bytes.size() << " bytes)\n"
@@ -185,7 +220,8 @@ int print_batch(const prove_args& a, const pipeline::c2_job& job, const pipeline
         }
         j["per_job"] = per;
         if (!a.timeline.empty()) j["timeline"] = a.timeline;
-        std::cout << j.dump(2) << "\n";
+        j["context"] = run_context();
+        print_and_record(a, j);
         return exit_ok;
     }
     char line[160];

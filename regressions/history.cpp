@@ -293,6 +293,81 @@ std::string sha256_hex(std::string_view bytes) {
     return out;
 }
 
+bool is_prove_json(std::string_view text) {
+    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    return j.is_object() && !j.contains("benchmarks") && j.contains("flags") &&
+           (j.contains("stages") || j.contains("per_job"));
+}
+
+bench_run parse_prove_json(std::string_view text, const std::string& source) {
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::exception& e) {
+        throw error(errc::bad_input, source + ": malformed JSON: " + e.what());
+    }
+    auto bad = [&](const std::string& what) { return error(errc::bad_input, source + ": " + what); };
+    auto number = [&](const nlohmann::json& o, const char* key, const std::string& where) {
+        if (!o.is_object() || !o.contains(key) || !o[key].is_number()) throw bad(where + ": no number \"" + key + "\"");
+        return o[key].get<double>();
+    };
+    // The stages of one report as "<stage>_ms" counters (as bench_prove writes them).
+    auto add_stages = [&](const nlohmann::json& report, benchmark_samples& b, const std::string& where) {
+        if (!report.contains("stages") || !report["stages"].is_array()) throw bad(where + ": no \"stages\" array");
+        for (const auto& st : report["stages"]) {
+            if (!st.is_object() || !st.contains("name") || !st["name"].is_string()) throw bad(where + ": a stage without a name");
+            b.metrics[st["name"].get<std::string>() + "_ms"].push_back(number(st, "ms", where));
+        }
+    };
+    bench_run run;
+    run.source = source;
+    if (j.contains("context") && j["context"].is_object())
+        for (const auto& [k, v] : j["context"].items()) run.context[k] = v.is_string() ? v.get<std::string>() : v.dump();
+    if (j["flags"].is_object())
+        for (const auto& [k, v] : j["flags"].items())
+            if (v.is_string()) run.context["flag." + k] = v.get<std::string>();
+    if (j.contains("cpu_path") && j["cpu_path"].is_string()) run.context["cpu_path"] = j["cpu_path"].get<std::string>();
+    auto text_of = [&](const char* key) { return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string(); };
+    std::string circuit = text_of("registered_proof");
+    if (circuit.empty()) circuit = text_of("circuit") + (j.contains("steps") ? "/steps:" + j["steps"].dump() : "");
+    if (circuit.empty()) throw bad("neither \"registered_proof\" nor \"circuit\"");
+    if (j.contains("per_job")) {
+        if (!j["per_job"].is_array() || j["per_job"].empty()) throw bad("\"per_job\" is not a non-empty array");
+        const std::string name = "prove_batch/" + circuit + "/jobs:" + (j.contains("jobs_in_flight") ? j["jobs_in_flight"].dump() : "1");
+        benchmark_samples per_job{name + "/job", 0, {}};
+        for (std::size_t k = 0; k < j["per_job"].size(); ++k) {
+            const auto& jr = j["per_job"][k];
+            const std::string where = "per_job[" + std::to_string(k) + "]";
+            per_job.metrics["real_time"].push_back((number(jr, "end_ms", where) - number(jr, "start_ms", where)) * 1e6);
+            add_stages(jr, per_job, where);
+            ++per_job.repetitions;
+        }
+        benchmark_samples batch{name, 1, {}};
+        batch.metrics["real_time"].push_back(number(j, "wall_ms", "the batch") * 1e6);
+        batch.metrics["proofs_per_minute"].push_back(number(j, "proofs_per_minute", "the batch"));
+        run.benchmarks.push_back(std::move(batch));
+        run.benchmarks.push_back(std::move(per_job));
+    } else {
+        benchmark_samples b{"prove/" + circuit, 1, {}};
+        b.metrics["real_time"].push_back(number(j, "total_ms", "the proof") * 1e6);
+        add_stages(j, b, "the proof");
+        run.benchmarks.push_back(std::move(b));
+    }
+    const auto ctx = [&](const char* key) {
+        auto it = run.context.find(key);
+        return it == run.context.end() ? std::string() : it->second;
+    };
+    run.machine.cpu_model = ctx("cpu_model");
+    run.machine.build_type = ctx("build_type");
+    run.machine.compiler = ctx("compiler");
+    try {
+        run.machine.num_cpus = ctx("num_cpus").empty() ? 0 : std::stoll(ctx("num_cpus"));
+    } catch (const std::exception&) {
+        throw bad("context.num_cpus is not a number");
+    }
+    return run;
+}
+
 history_record read_history_record(const std::string& path, const std::string& kind, const std::string& branch) {
     std::error_code ec;
     std::vector<std::string> files;
@@ -307,14 +382,29 @@ history_record read_history_record(const std::string& path, const std::string& k
     }
 
     // Everything is read and parsed before the caller writes anything.
+    std::vector<std::pair<std::string, std::string>> texts;
+    for (const std::string& f : files) {
+        const std::vector<uint8_t> bytes = read_file(f);
+        texts.emplace_back(f, std::string(bytes.begin(), bytes.end()));
+    }
+    return history_record_of_texts(texts, path, kind, branch);
+}
+
+history_record history_record_of_texts(const std::vector<std::pair<std::string, std::string>>& texts,
+                                       const std::string& source, const std::string& kind, const std::string& branch) {
+    if (texts.empty()) throw error(errc::bad_input, source + ": nothing to record");
+    std::vector<std::string> files;
+    for (const auto& t : texts) files.push_back(t.first);
     history_record rec;
-    rec.run.source = path;
-    rec.meta.source = path;
+    rec.run.source = source;
+    rec.meta.source = source;
     std::map<std::string, std::string> origin;  // benchmark -> file
+    bool any_prove = false;
     for (std::size_t k = 0; k < files.size(); ++k) {
-        const std::vector<uint8_t> bytes = read_file(files[k]);
-        const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-        bench_run one = parse_bench_json(text, files[k]);
+        const std::string_view text = texts[k].second;
+        const bool prove = is_prove_json(text);  // `c2lab prove --json` output
+        any_prove = any_prove || prove;
+        bench_run one = prove ? parse_prove_json(text, files[k]) : parse_bench_json(text, files[k]);
         history_file f{files[k], sha256_hex(text), {}};
         if (k == 0) {
             rec.run.machine = one.machine;
@@ -348,7 +438,7 @@ history_record read_history_record(const std::string& path, const std::string& k
     m.flags = flags.dump();
     m.dataset = context_value(r, "dataset");
     if (kind.empty()) {
-        m.kind = r.machine.counts_instructions() ? "icount" : "bench";
+        m.kind = any_prove ? "prove" : r.machine.counts_instructions() ? "icount" : "bench";
     } else {
         if (std::find(std::begin(history_kinds), std::end(history_kinds), kind) == std::end(history_kinds))
             throw error(errc::bad_input, "unknown run kind '" + kind + "' (bench, icount, ab or prove)");

@@ -133,8 +133,23 @@ std::string sha256_hex(std::string_view bytes);
 // file's context, the machine and samples merged as read_bench_run merges them, the files'
 // digests. kind "" picks icount when the context names valgrind, else bench; other kinds
 // must be one of history_kinds. branch "" takes the context's "branch".
+// A file may also be the output of `c2lab prove --json`: one proof becomes the benchmark
+// "prove/<circuit>" (one sample: real_time = the report's total, a "<stage>_ms" counter per
+// stage, as bench_prove writes them), a batch "prove_batch/<circuit>/jobs:<N>" (its wall time
+// and proofs per minute) and ".../job" (one sample per job: its wall time and stages); the
+// machine from its "context", the flags from "flags"; kind "" then picks prove.
 history_record read_history_record(const std::string& path, const std::string& kind = "",
                                    const std::string& branch = "");
+
+// read_history_record of texts already in memory: (name, text) per file, `source` naming them all.
+history_record history_record_of_texts(const std::vector<std::pair<std::string, std::string>>& texts,
+                                       const std::string& source, const std::string& kind = "",
+                                       const std::string& branch = "");
+
+// Whether text is `c2lab prove --json` output, and its conversion (bad_input naming the source
+// and the field for anything malformed).
+bool is_prove_json(std::string_view text);
+bench_run parse_prove_json(std::string_view text, const std::string& source);
 
 // Leaves out of r the files whose content the store already holds, with their benchmarks;
 // returns them, each with the run that holds it. r is empty (no files, no benchmarks) when
