@@ -123,6 +123,7 @@ inline void scan(const char* q, scan160& s) noexcept {
 #endif
 
 struct reader {
+    reader(const char* begin, const char* end_) : p(begin), end(end_) {}
     const char* p;
     const char* end;
     std::vector<domain> scratch;  // one list of hashes at a time
@@ -231,27 +232,34 @@ struct reader {
         ch(']');
         out.assign(scratch.begin(), scratch.end());
     }
-    // "[x,...]" with each x read by f.
+    // "[x,...]" with each x read by f into `scratch`, then moved into `out`, which is allocated
+    // once at its size instead of growing element by element.
     template <class T, class F>
-    void list(std::vector<T>& out, F&& f) {
+    void list(std::vector<T>& out, std::vector<T>& scratch, F&& f) {
         ch('[');
-        out.clear();
-        if (at(']')) {
-            ++p;
-            return;
-        }
-        for (;;) {
-            f(out.emplace_back());
-            if (!at(',')) break;
-            ++p;
+        size_t used = 0;
+        if (!at(']')) {
+            for (;;) {
+                if (used == scratch.size()) scratch.emplace_back();
+                f(scratch[used++]);
+                if (!at(',')) break;
+                ++p;
+            }
         }
         ch(']');
+        out.clear();
+        out.reserve(used);
+        for (size_t i = 0; i < used; ++i) out.push_back(std::move(scratch[i]));
     }
+    // One per element type: a list never holds a list of its own type.
+    std::vector<path_element> path_scratch;
+    std::vector<column_proof> column_scratch;
+    std::vector<labeling_proof> labeling_scratch;
 
     // InclusionPath {"path":[{"hashes":[...],"index":n},...]}.
     void inclusion_path(std::vector<path_element>& out) {
         lit("{\"path\":");
-        list(out, [this](path_element& pe) {
+        list(out, path_scratch, [this](path_element& pe) {
             lit("{\"hashes\":");
             domains(pe.hashes);
             lit(",\"index\":");
@@ -319,11 +327,13 @@ struct reader {
         lit(",\"replica_column_proofs\":{\"c_x\":");
         column_proof_value(out.replica_column_proofs.c_x);
         lit(",\"drg_parents\":");
-        list(out.replica_column_proofs.drg_parents, [this](column_proof& cp) { column_proof_value(cp); });
+        list(out.replica_column_proofs.drg_parents, column_scratch,
+             [this](column_proof& cp) { column_proof_value(cp); });
         lit(",\"exp_parents\":");
-        list(out.replica_column_proofs.exp_parents, [this](column_proof& cp) { column_proof_value(cp); });
+        list(out.replica_column_proofs.exp_parents, column_scratch,
+             [this](column_proof& cp) { column_proof_value(cp); });
         lit("},\"labeling_proofs\":");
-        list(out.labeling_proofs, [this](labeling_proof& lp) { parents_proof(lp); });
+        list(out.labeling_proofs, labeling_scratch, [this](labeling_proof& lp) { parents_proof(lp); });
         lit(",\"encoding_proof\":");
         parents_proof(out.encoding_proof);
         ch('}');
@@ -343,7 +353,7 @@ struct piece {
 };
 
 void read_piece(piece& pc, const char* text_end) {
-    reader r{pc.begin, text_end, {}};
+    reader r(pc.begin, text_end);
     for (;;) {
         r.challenge(pc.proofs.emplace_back());
         if (r.at(',')) {
@@ -473,7 +483,7 @@ std::unique_ptr<char, free_deleter> allocate_text(size_t n) {
 }  // namespace
 
 bool read_c1_output_layout(std::string_view text, c1_output& out) {
-    reader r{text.data(), text.data() + text.size(), {}};
+    reader r(text.data(), text.data() + text.size());
     try {
         output(r, out);
         return true;
@@ -483,21 +493,27 @@ bool read_c1_output_layout(std::string_view text, c1_output& out) {
 }
 
 bool read_c1_file_layout(std::string_view text, c1_file& out) {
-    reader r{text.data(), text.data() + text.size(), {}};
+    reader r(text.data(), text.data() + text.size());
     try {
         r.lit("{\"SectorNum\":");
         out.sector_num = r.u64();
         r.lit(",\"Phase1Out\":\"");
+        // The string ends where the text's tail "\",\"SectorSize\":<digits>}" begins, found from
+        // the end (no scan of the 51 MB); a '"' or '\\' inside it is not base64, which the
+        // decoder refuses: only the alphabet and the padding pass it.
         const char* b64_begin = r.p;
-        const void* quote = std::memchr(r.p, '"', static_cast<size_t>(r.end - r.p));
-        if (quote == nullptr) return false;
-        r.p = static_cast<const char*>(quote) + 1;
-        const std::string_view b64(b64_begin, static_cast<size_t>(r.p - 1 - b64_begin));
-        r.lit(",\"SectorSize\":");
+        const char* tail = r.end;
+        if (tail == b64_begin || *--tail != '}') return false;
+        while (tail > b64_begin && reader::digit(tail[-1])) --tail;
+        constexpr std::string_view size_key = "\",\"SectorSize\":";
+        if (static_cast<size_t>(tail - b64_begin) < size_key.size()) return false;
+        tail -= size_key.size();
+        const std::string_view b64(b64_begin, static_cast<size_t>(tail - b64_begin));
+        r.p = tail;
+        r.lit(size_key);
         out.sector_size = r.u64();
         r.ch('}');
         if (r.p != r.end) return false;
-        // Only the alphabet and padding pass the decoder: no escape, no control character.
         size_t n = 0;
         std::unique_ptr<char, free_deleter> inner;
         try {
