@@ -210,6 +210,11 @@ TEST(c1_layout, refuses_other_layouts_which_the_decoders_read) {
         "{\"SectorNum\":1,\"Phase1Out\":\"" + b64 + "\",\"SectorSize\":2048.0}",
         "{\"SectorNum\":01,\"Phase1Out\":\"" + b64 + "\",\"SectorSize\":2048}",
         "{\"SectorNum\":1,\"Phase1Out\":\"" + b64 + "\",\"SectorSize\":2048}\n",
+        "{\"SectorNum\":1,\"Phase1Out\":\"" + b64 + "\",\"x\":\"y\",\"SectorSize\":2048}",  // a key between
+        "{\"SectorNum\":1,\"Phase1Out\":\"" + b64 + "\",\"SectorSize\":}",
+        "{\"SectorNum\":1,\"Phase1Out\":\"" + b64 + "\",\"SectorSize\":2048",
+        "{\"SectorNum\":1,\"Phase1Out\":\"\",\"SectorSize\":2048}",
+        "{\"SectorNum\":1,\"Phase1Out\":\"SectorSize\":2048}",
     };
     for (const auto& t : outers) {
         c1_file got;
