@@ -24,7 +24,8 @@ constexpr flag_info registry[] = {
      "evaluate A, B, C while synthesizing, or synthesize the witness only and multiply the pre-compiled "
      "sparse A, B, C of the circuit's shape"},
     {"c1_json", "nlohmann|simdjson", "nlohmann", "c1_decode",
-     "JSON parser of the C1 file (both give identical structures)"},
+     "decoder of the C1 file: nlohmann's DOM, or simdjson's (the writers' layout read directly, "
+     "simdjson's DOM for any other text); both give identical structures"},
     {"params_io", "mmap|read", "mmap", "load_params",
      "how the parameters file is loaded: mapped (pages fault in as decoded) or read(2) into memory first"},
     {"backend", "cpu|cuda", "cpu", "ntt+msm",

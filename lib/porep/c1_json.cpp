@@ -4,6 +4,8 @@
 // syntax error is found before any structural one, and then run one walker, a template over
 // a small adapter per DOM: the two decoders cannot drift apart in structure, checks or
 // messages. JSON paths are kept as a chain of stack nodes and only rendered on an error.
+// The simdjson decoder tries the layout reader (c1_layout.hpp) before its DOM: it accepts only
+// text the walker decodes to the same value, and leaves every error to the walker.
 #include "porep/c1_json.hpp"
 
 #include <simdjson.h>
