@@ -83,7 +83,12 @@ inline __m256i up2(__m256i x, __m256i prev) noexcept {
     return _mm256_alignr_epi8(x, _mm256_permute2x128_si256(prev, x, 0x21), 14);
 }
 
-inline void scan(const char* q, scan160& s) noexcept {
+// Blocks [k0, k1) of the five 32-byte blocks; `prev` carries the digits of the block before.
+struct scan_state {
+    __m256i d = _mm256_setzero_si256(), is = _mm256_setzero_si256();  // q[-1] is '[': no digit
+    uint32_t m[4][5] = {};
+};
+inline void scan(const char* q, scan160& s, scan_state& st, int k0, int k1) noexcept {
     const __m256i below_0 = _mm256_set1_epi8('0' - 1), above_9 = _mm256_set1_epi8('9' + 1),
                   comma = _mm256_set1_epi8(','), zero_char = _mm256_set1_epi8('0'), two = _mm256_set1_epi8(2),
                   ones = _mm256_set1_epi8(-1);
@@ -91,13 +96,11 @@ inline void scan(const char* q, scan160& s) noexcept {
                                              40, 50, 60, 70, 80, 90, 0, 0, 0, 0, 0, 0);
     const __m256i times100 = _mm256_setr_epi8(0, 100, -56 /* 200 */, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0,
                                               100, -56, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0);
-    __m256i prev_d = _mm256_setzero_si256(), prev_is = _mm256_setzero_si256();  // q[-1] is '['
-    uint32_t m[4][5];
-    for (int k = 0; k < 5; ++k) {
+    for (int k = k0; k < k1; ++k) {
         const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q + 32 * k));
         const __m256i is = _mm256_and_si256(_mm256_cmpgt_epi8(c, below_0), _mm256_cmpgt_epi8(above_9, c));
         const __m256i d = _mm256_and_si256(_mm256_sub_epi8(c, zero_char), is);  // 0..9, 0 off digits
-        const __m256i d1 = up1(d, prev_d), d2 = up2(d, prev_d), is1 = up1(is, prev_is);
+        const __m256i d1 = up1(d, st.d), d2 = up2(d, st.d), is1 = up1(is, st.is);
         const __m256i units_tens = _mm256_add_epi8(d, _mm256_shuffle_epi8(times10, d1));  // <= 99
         const __m256i hundreds = _mm256_and_si256(_mm256_shuffle_epi8(times100, d2), is1);
         const __m256i sat = _mm256_adds_epu8(units_tens, hundreds);
@@ -105,20 +108,20 @@ inline void scan(const char* q, scan160& s) noexcept {
         const __m256i big = _mm256_and_si256(_mm256_cmpgt_epi8(d2, two), is1);  // hundreds digit >= 3
         const __m256i over = _mm256_or_si256(big, _mm256_xor_si256(_mm256_cmpeq_epi8(sat, wrapped), ones));
         _mm256_store_si256(reinterpret_cast<__m256i*>(s.value + 32 * k), sat);
-        m[0][k] = static_cast<uint32_t>(_mm256_movemask_epi8(is));
-        m[1][k] = static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(c, comma)));
-        m[2][k] = static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(c, zero_char)));
-        m[3][k] = static_cast<uint32_t>(_mm256_movemask_epi8(over));
-        prev_d = d;
-        prev_is = is;
+        st.m[0][k] = static_cast<uint32_t>(_mm256_movemask_epi8(is));
+        st.m[1][k] = static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(c, comma)));
+        st.m[2][k] = static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(c, zero_char)));
+        st.m[3][k] = static_cast<uint32_t>(_mm256_movemask_epi8(over));
+        st.d = d;
+        st.is = is;
     }
     const auto join = [](const uint32_t* x) {
         return bits160{{x[0] | uint64_t{x[1]} << 32, x[2] | uint64_t{x[3]} << 32, x[4]}};
     };
-    s.digit = join(m[0]);
-    s.comma = join(m[1]);
-    s.zero = join(m[2]);
-    s.overflow = join(m[3]);
+    s.digit = join(st.m[0]);
+    s.comma = join(st.m[1]);
+    s.zero = join(st.m[2]);
+    s.overflow = join(st.m[3]);
 }
 #endif
 
@@ -175,15 +178,25 @@ struct reader {
 #if defined(__AVX2__)
         if (static_cast<size_t>(end - p) >= bytes32_reach && *p == '[') {
             const char* q = p + 1;
+            // The first 128 bytes hold almost every array (at most 129 bytes after '['): the
+            // last block only when the terminator is not among them. Positions from the
+            // terminator on are masked off below, so the bits of an unscanned block stay zero.
             scan160 sc;
-            scan(q, sc);
+            scan_state st;
+            scan(q, sc, st, 0, 4);
             // The terminator: the first byte that is neither a digit nor a comma, a ']'.
-            const bits160 other = ~(sc.digit | sc.comma) & bits160{{~uint64_t{0}, ~uint64_t{0}, 0xffffffffu}};
+            bits160 other = ~(sc.digit | sc.comma);
             size_t t = 0;
-            if (other.w[0] != 0) t = static_cast<size_t>(__builtin_ctzll(other.w[0]));
-            else if (other.w[1] != 0) t = 64 + static_cast<size_t>(__builtin_ctzll(other.w[1]));
-            else if (other.w[2] != 0) t = 128 + static_cast<size_t>(__builtin_ctzll(other.w[2]));
-            else leave();
+            if (other.w[0] != 0) {
+                t = static_cast<size_t>(__builtin_ctzll(other.w[0]));
+            } else if (other.w[1] != 0) {
+                t = 64 + static_cast<size_t>(__builtin_ctzll(other.w[1]));
+            } else {
+                scan(q, sc, st, 4, 5);
+                other = ~(sc.digit | sc.comma);
+                if ((other.w[2] & 0xffffffffu) == 0) leave();
+                t = 128 + static_cast<size_t>(__builtin_ctzll(other.w[2]));
+            }
             if (q[t] != ']') leave();
             const bits160 inside = bits160::below(t);
             const bits160 commas = sc.comma & inside;
