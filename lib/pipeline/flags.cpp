@@ -41,7 +41,9 @@ constexpr flag_def<fv> registry[] = {
      "sparse A, B, C of the circuit's shape",
      [](fv& v, const std::string& x) { v.synth = r1cs::parse_synth_mode(x); },
      [](const fv& v) { return std::string(r1cs::to_string(v.synth)); }},
-    {"c1_json", "nlohmann|simdjson", "nlohmann", "c1_decode", "JSON parser of the C1 file (both give identical structures)",
+    {"c1_json", "nlohmann|simdjson", "nlohmann", "c1_decode",
+     "decoder of the C1 file: nlohmann's DOM, or simdjson's (the writers' layout read directly, simdjson's DOM for "
+     "any other text); both give identical structures",
      [](fv& v, const std::string& x) { v.c1_json = porep::parse_c1_json_decoder(x); },
      [](const fv& v) { return std::string(porep::to_string(v.c1_json)); }},
     {"params_io", "mmap|read", "mmap", "load_params",

@@ -4,6 +4,8 @@
 // syntax error is found before any structural one, and then run one walker, a template over
 // a small adapter per DOM: the two decoders cannot drift apart in structure, checks or
 // messages. JSON paths are kept as a chain of stack nodes and only rendered on an error.
+// The simdjson decoder tries the layout reader (c1_layout.hpp) before its DOM: it accepts only
+// text the walker decodes to the same value, and leaves every error to the walker.
 #include "porep/c1_json.hpp"
 
 #include <simdjson.h>
@@ -21,6 +23,7 @@
 #include "core/error.hpp"
 #include "core/file.hpp"
 #include "ff/fields.hpp"
+#include "porep/c1_layout.hpp"
 #include "porep/params.hpp"
 
 namespace c2lab::porep {
@@ -693,6 +696,8 @@ std::string encode_c1_file(const c1_file& file) {
 c1_output decode_c1_output_json(std::string_view text, c1_json_decoder decoder) {
     const path_node root{nullptr, {}, 0, false, "C1 output"};
     c1_output out;
+    if (decoder == c1_json_decoder::simdjson && read_c1_output_layout(text, out)) return out;
+    out = c1_output{};
     if (decoder == c1_json_decoder::nlohmann) {
         const nlohmann::json doc = parse_nlohmann(text, root);
         walker<nlohmann_dom>::output(&doc, root, out);
@@ -719,6 +724,11 @@ c1_file decode_c1_file_impl(std::string_view text, bool padded, c1_json_decoder 
         const nlohmann::json doc = parse_nlohmann(std::string_view(inner.data(), inner.size()), inner_root);
         walker<nlohmann_dom>::output(&doc, inner_root, f.phase1_out);
     } else {
+        if (read_c1_file_layout(text, f)) {
+            check_sector_size(f, root);
+            return f;
+        }
+        f = c1_file{};
         simdjson::dom::parser parser;
         const auto outer_doc = parse_simdjson(parser, text.data(), text.size(), padded, root);
         const simdjson::padded_string inner =

@@ -48,8 +48,10 @@
 
 namespace c2lab::porep {
 
-// Which JSON parser decodes: nlohmann/json (DOM, straightforward) or simdjson (DOM API, fast).
-// Both produce identical structures and the same error kinds.
+// Which decoder: nlohmann/json (DOM, straightforward) or simdjson, which first reads the text
+// with the layout reader (porep/c1_layout.hpp: the layout serde_json and Go write, no DOM, the
+// challenges split over the oneTBB arena) and, for any other text or any error, decodes it with
+// simdjson's DOM API. Both produce identical structures and the same error kinds.
 enum class c1_json_decoder { nlohmann, simdjson };
 
 c1_json_decoder parse_c1_json_decoder(std::string_view name);  // "nlohmann" | "simdjson"
