@@ -355,10 +355,32 @@ int run_gate_history(const gate_args& a) {
         for (auto id : self) head << " " << id;
         head << ".";
     }
-    head << "\n\n";
+    head << "\n";
 
-    const rg::policy pol =
+    const rg::policy given =
         a.policy.empty() ? rg::parse_policy("{}", "(built-in defaults)") : rg::read_policy(a.policy);
+    // Noise-aware margins: each series' run-to-run changes over its last 30 runs here.
+    std::vector<rg::series_noise> widened, too_noisy;
+    const auto noise = rg::noise_from_history(*store, cur, given, 30, self);
+    const rg::policy pol = rg::with_noise_margins(given, noise, 0.25, &widened, &too_noisy);
+    {
+        char b[64];
+        head << "Noise from the history (rustc-perf's significance threshold: Q3 + 3 x IQR of the run-to-run changes of "
+                "each series' medians, last 30 runs on this "
+             << (counts ? "toolchain" : "machine") << "): " << noise.size() << " series measured";
+        if (widened.empty() && too_noisy.empty()) head << ", none noisier than its margin.\n\n";
+        else head << ".\n";
+        for (const auto& n : widened) {
+            std::snprintf(b, sizeof b, "%.1f%%", 100 * n.threshold);
+            head << "- " << n.benchmark << ": margin raised to " << b << " (" << n.changes << " changes)\n";
+        }
+        for (const auto& n : too_noisy) {
+            std::snprintf(b, sizeof b, "%.1f%%", 100 * n.threshold);
+            head << "- " << n.benchmark << ": **too noisy to judge** (threshold " << b << ", " << n.changes
+                 << " changes): ignored\n";
+        }
+        if (!widened.empty() || !too_noisy.empty()) head << "\n";
+    }
     rg::gate_options opt;
     opt.allow_other_machine = a.allow_other_machine;
     const rg::gate_result result = rg::run_gate(hb.run, cur, pol, opt);

@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "core/file.hpp"
 #include "regressions/sql_db.hpp"
+#include "regressions/stats.hpp"
 
 namespace c2lab::regressions {
 
@@ -503,6 +504,65 @@ history_baseline baseline_from_history(const history_store& store, const bench_r
     out.run_ids.assign(used.begin(), used.end());
     if (!used.empty()) out.run.machine = matching.at(*used.rbegin());
     return out;
+}
+
+std::string regex_escape(std::string_view text) {
+    std::string out;
+    for (char c : text) {
+        if (std::string_view("\\^$.|?*+()[]{}").find(c) != std::string_view::npos) out += '\\';
+        out += c;
+    }
+    return out;
+}
+
+std::vector<series_noise> noise_from_history(const history_store& store, const bench_run& current, const policy& pol,
+                                             std::size_t last_n, const std::set<std::int64_t>& exclude,
+                                             std::size_t min_changes) {
+    std::set<std::int64_t> matching;
+    for (const history_run& r : store.list_runs())
+        if (!exclude.count(r.id) && fingerprint_differences(r.machine, current.machine).empty()) matching.insert(r.id);
+    std::vector<series_noise> out;
+    for (const benchmark_samples& b : current.benchmarks) {
+        if (pol.ignored(b.name)) continue;
+        const std::string metric = pol.rule_for(b.name).metric;
+        std::vector<double> medians;
+        for (const series_point& p : store.series(b.name)) {
+            if (!matching.count(p.run_id)) continue;
+            auto it = p.metrics.find(metric);
+            if (it != p.metrics.end() && !it->second.empty()) medians.push_back(median(it->second));
+        }
+        if (medians.size() > last_n + 1) medians.erase(medians.begin(), medians.end() - std::ptrdiff_t(last_n + 1));
+        std::vector<double> changes;
+        for (std::size_t i = 1; i < medians.size(); ++i)
+            if (medians[i - 1] != 0) changes.push_back(std::abs(medians[i] / medians[i - 1] - 1));
+        if (changes.size() < min_changes) continue;
+        const double q1 = quantile(changes, 0.25), q3 = quantile(changes, 0.75);
+        out.push_back({b.name, metric, changes.size(), q3 + 3 * (q3 - q1)});
+    }
+    return out;
+}
+
+policy with_noise_margins(policy pol, const std::vector<series_noise>& noise, double too_noisy,
+                          std::vector<series_noise>* widened, std::vector<series_noise>* too_noisy_out) {
+    for (const series_noise& n : noise) {
+        const metric_rule rule = pol.rule_for(n.benchmark);
+        if (!(n.threshold > rule.margin)) continue;
+        const std::string exact = regex_escape(n.benchmark);
+        if (n.threshold >= too_noisy) {
+            pol.ignore_patterns.push_back(exact);
+            pol.ignore.emplace_back(exact);
+            if (too_noisy_out) too_noisy_out->push_back(n);
+            continue;
+        }
+        rule_override o;
+        o.match = exact;
+        o.re = std::regex(exact);
+        o.has_margin = true;
+        o.margin = n.threshold;
+        pol.overrides.push_back(std::move(o));
+        if (widened) widened->push_back(n);
+    }
+    return pol;
 }
 
 }  // namespace c2lab::regressions

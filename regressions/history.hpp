@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "regressions/bench_json.hpp"
+#include "regressions/policy.hpp"
 
 namespace c2lab::regressions {
 
@@ -169,5 +170,31 @@ struct history_baseline {
 };
 history_baseline baseline_from_history(const history_store& store, const bench_run& current, std::size_t last_n,
                                        const std::set<std::int64_t>& exclude = {});
+
+// Noise-aware margins from the history, after rustc-perf (docs/comparison-analysis.md): for
+// each benchmark of `current`, the absolute relative changes between consecutive runs' medians
+// of its rule's metric over the last `last_n` + 1 matching runs (the fingerprint as in
+// baseline_from_history, `exclude` left out), and their upper fence Q3 + 3 x IQR: a change
+// smaller than that is within what the series does from run to run. Series with fewer than
+// `min_changes` changes get no threshold.
+struct series_noise {
+    std::string benchmark;
+    std::string metric;
+    std::size_t changes = 0;  // consecutive pairs measured
+    double threshold = 0;     // the fence, as a fraction (0.07 = 7%)
+};
+std::vector<series_noise> noise_from_history(const history_store& store, const bench_run& current, const policy& pol,
+                                             std::size_t last_n = 30, const std::set<std::int64_t>& exclude = {},
+                                             std::size_t min_changes = 5);
+
+// pol with each noisy series' margin raised to its threshold (an override matching the name
+// exactly) where the threshold is above the rule's margin; series whose threshold is at least
+// too_noisy are ignored instead and listed in *too_noisy_out. The widened ones in *widened.
+policy with_noise_margins(policy pol, const std::vector<series_noise>& noise, double too_noisy = 0.25,
+                          std::vector<series_noise>* widened = nullptr,
+                          std::vector<series_noise>* too_noisy_out = nullptr);
+
+// `text` as an ECMAScript regex matching exactly it.
+std::string regex_escape(std::string_view text);
 
 }  // namespace c2lab::regressions

@@ -10,7 +10,9 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <numbers>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -348,6 +350,57 @@ TEST_P(HistoryTest, GateAgainstTheHistoryUsesTheLastMatchingRuns) {
     const bench_run icount = parse_bench_json(make_run(gen, scaled(0.9), other_cpu_counts, 1).dump(), "i.json");
     EXPECT_EQ(baseline_from_history(*store, icount, 5).run_ids, (std::vector<std::int64_t>{5}));
     EXPECT_NE(error_of([&] { baseline_from_history(*store, same, 0); }).find("N >= 1"), std::string::npos);
+}
+
+TEST_P(HistoryTest, NoiseFromTheHistoryWidensMarginsAndNamesSeriesTooNoisyToJudge) {
+    rng gen(11);
+    auto store = open_history(db());
+    // 12 runs: "quiet" steady, "noisy" alternating 100 / 112, "wild" alternating 100 / 150.
+    for (int k = 0; k < 12; ++k) {
+        const double odd = k % 2;
+        store->record(read_history_record(write("n" + std::to_string(k) + ".json",
+                                                make_run(gen, {{"quiet", 100}, {"noisy", 100 + 12 * odd}, {"wild", 100 + 50 * odd}})
+                                                    .dump())));
+    }
+    const policy pol = parse_policy("{}", "default");
+    const bench_run cur = parse_bench_json(make_run(gen, {{"quiet", 100}, {"noisy", 110}, {"wild", 100}}).dump(), "cur.json");
+    const auto noise = noise_from_history(*store, cur, pol, 30);
+    ASSERT_EQ(noise.size(), 3u);
+    std::map<std::string, double> t;
+    for (const auto& n : noise) {
+        EXPECT_EQ(n.changes, 11u);
+        t[n.benchmark] = n.threshold;
+    }
+    EXPECT_LT(t["quiet"], 0.05);
+    EXPECT_GT(t["noisy"], 0.107);  // every change is 10.7% or 12%
+    EXPECT_LT(t["noisy"], 0.25);
+    EXPECT_GT(t["wild"], 0.25);
+
+    std::vector<series_noise> widened, too_noisy;
+    const policy p2 = with_noise_margins(pol, noise, 0.25, &widened, &too_noisy);
+    ASSERT_EQ(widened.size(), 1u);
+    EXPECT_EQ(widened[0].benchmark, "noisy");
+    EXPECT_DOUBLE_EQ(p2.rule_for("noisy").margin, t["noisy"]);
+    EXPECT_DOUBLE_EQ(p2.rule_for("quiet").margin, pol.rule_for("quiet").margin);
+    ASSERT_EQ(too_noisy.size(), 1u);
+    EXPECT_TRUE(p2.ignored("wild"));
+    EXPECT_FALSE(p2.ignored("quiet"));
+
+    // +10% on "noisy" against its last run at 100 (run 11; run 12 is at 112): a regression against
+    // the flat 5% margin, not against the series' own run-to-run noise.
+    const history_baseline hb = baseline_from_history(*store, cur, 1, {12});
+    ASSERT_EQ(hb.run_ids, std::vector<std::int64_t>{11});
+    auto verdict_of = [&](const gate_result& g, const std::string& name) {
+        for (const auto& row : g.rows)
+            if (row.name == name) return row.result;
+        return verdict::inconclusive;
+    };
+    EXPECT_EQ(verdict_of(run_gate(hb.run, cur, pol), "noisy"), verdict::regressed);
+    EXPECT_NE(verdict_of(run_gate(hb.run, cur, p2), "noisy"), verdict::regressed);
+    // Names with regex characters are matched exactly.
+    EXPECT_EQ(regex_escape("a/b:1.5(x)"), "a/b:1\\.5\\(x\\)");
+    EXPECT_TRUE(std::regex_match("a/b:1.5(x)", std::regex(regex_escape("a/b:1.5(x)"))));
+    EXPECT_FALSE(std::regex_match("a/b:105(x)", std::regex(regex_escape("a/b:1.5(x)"))));
 }
 
 }  // namespace
