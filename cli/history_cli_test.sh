@@ -79,6 +79,25 @@ sqlite3 "$T/imp.sqlite" "UPDATE schema_version SET version = 7" 2>/dev/null ||
 expect 2 "newer schema" "$BIN" history list --db "$T/imp.sqlite" &&
   has "$T/err" "newer schema" "schema version 7, this c2lab knows up to 1"
 
+# gate history at ancestor commits only: in a repository with main A -> B and a side branch A -> C,
+# the runs at A and C (C 10% faster), the current run at B: C's run is left out.
+if command -v git >/dev/null; then
+  R="$T/repo"
+  mkdir -p "$R" && cd "$R" && git init -q && git config user.email t@example.org && git config user.name t &&
+    echo a >f && git add f && git commit -qm A && A=$(git rev-parse HEAD) &&
+    git checkout -q -b side && echo c >f && git commit -qam C && C=$(git rev-parse HEAD) &&
+    git checkout -q - && echo b >f && git commit -qam B && B=$(git rev-parse HEAD) || fail "making the test repository"
+  bench_json "$T/anc-a.json" "Test CPU" 1000 2000 "$A"
+  bench_json "$T/anc-c.json" "Test CPU" 900 1800 "$C"
+  bench_json "$T/anc-b.json" "Test CPU" 1000 2000 "$B"
+  "$BIN" history record --db "$T/anc.sqlite" --from "$T/anc-a.json" >/dev/null &&
+    "$BIN" history record --db "$T/anc.sqlite" --from "$T/anc-c.json" >/dev/null || fail "recording the ancestor runs"
+  expect 0 "gate history ancestors" "$BIN" gate --baseline history:5 --current "$T/anc-b.json" --db "$T/anc.sqlite" &&
+    has "$T/out" "gate history ancestors" "1 run(s) at commits that are not ancestors of HEAD left out" &&
+    has "$T/out" "gate history ancestors" "PASS"
+  cd - >/dev/null || true
+fi
+
 # history changes: 24 runs, benchmark a 6% slower from run 13 on, b unchanged: one change, at 13.
 for k in $(seq 1 24); do
   bench_json "$T/cp$k.json" "Test CPU" $([ "$k" -lt 13 ] && echo 100 || echo 106) 50 "c$k"

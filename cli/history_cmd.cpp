@@ -1,8 +1,12 @@
 // `c2lab history record | import | list` and `c2lab gate --baseline history[:N]`: the results
 // history's front door (the store is regressions/history.hpp).
+#include <sys/wait.h>
+
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <regex>
 #include <set>
@@ -329,7 +333,20 @@ int run_gate_history(const gate_args& a) {
     std::set<std::int64_t> self;
     for (const auto& f : cur_rec.meta.files)
         if (auto id = store->find_file(f.sha256)) self.insert(*id);
-    const rg::history_baseline hb = rg::baseline_from_history(*store, cur, last_n, self);
+    // Only runs at ancestors of the checked-out commit, where this is a git checkout.
+    std::map<std::string, bool> known;
+    const bool in_git = std::system("git rev-parse --is-inside-work-tree >/dev/null 2>&1") == 0;
+    const auto ancestor = [&](const std::string& commit) {
+        if (commit.find_first_not_of("0123456789abcdef") != std::string::npos) return true;  // not a commit id: kept
+        auto [it, fresh] = known.emplace(commit, false);
+        if (fresh) {  // exit 1: known and not an ancestor; 128 (unknown to this clone): kept
+            const int st = std::system(("git merge-base --is-ancestor " + commit + " HEAD >/dev/null 2>&1").c_str());
+            it->second = !(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+        }
+        return it->second;
+    };
+    const rg::history_baseline hb =
+        rg::baseline_from_history(*store, cur, last_n, self, in_git ? std::function<bool(const std::string&)>(ancestor) : nullptr);
 
     const bool counts = cur.machine.counts_instructions();
     const std::string matching = counts ? "toolchain (compiler, valgrind, build_type)" : "machine (cpu_model, num_cpus, build_type)";
@@ -350,6 +367,8 @@ int run_gate_history(const gate_args& a) {
     }
     head << ".";
     if (hb.other_machine_runs) head << " " << hb.other_machine_runs << " run(s) of other machines or kinds left out.";
+    if (hb.not_ancestor_runs)
+        head << " " << hb.not_ancestor_runs << " run(s) at commits that are not ancestors of HEAD left out.";
     if (!self.empty()) {
         head << " Left out as the current run itself: run(s)";
         for (auto id : self) head << " " << id;

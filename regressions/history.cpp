@@ -466,7 +466,8 @@ std::vector<std::pair<history_file, std::int64_t>> drop_recorded_files(history_r
 }
 
 history_baseline baseline_from_history(const history_store& store, const bench_run& current, std::size_t last_n,
-                                       const std::set<std::int64_t>& exclude) {
+                                       const std::set<std::int64_t>& exclude,
+                                       const std::function<bool(const std::string& commit)>& ancestor) {
     if (last_n == 0) throw error(errc::bad_input, "history:N needs N >= 1");
     history_baseline out;
     out.run.source = "history";
@@ -477,6 +478,8 @@ history_baseline baseline_from_history(const history_store& store, const bench_r
             ++out.excluded_runs;
         } else if (!fingerprint_differences(r.machine, current.machine).empty()) {
             ++out.other_machine_runs;
+        } else if (ancestor && !r.commit.empty() && !ancestor(r.commit)) {
+            ++out.not_ancestor_runs;
         } else {
             matching.emplace(r.id, r.machine);
         }

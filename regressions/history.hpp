@@ -33,6 +33,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -167,9 +168,14 @@ struct history_baseline {
     std::map<std::int64_t, std::size_t> benchmarks_per_run;  // how many benchmarks each gave
     std::size_t other_machine_runs = 0;    // runs left out for their fingerprint
     std::size_t excluded_runs = 0;         // runs left out by `exclude` (the current run itself)
+    std::size_t not_ancestor_runs = 0;     // runs left out as not at an ancestor commit
 };
+// With `ancestor` given, a run whose commit is recorded and not an ancestor of the current
+// one (ancestor(commit) false: another branch, or a later commit) is left out too. (The CLI
+// asks git; a commit that clone does not know is kept.)
 history_baseline baseline_from_history(const history_store& store, const bench_run& current, std::size_t last_n,
-                                       const std::set<std::int64_t>& exclude = {});
+                                       const std::set<std::int64_t>& exclude = {},
+                                       const std::function<bool(const std::string& commit)>& ancestor = {});
 
 // Noise-aware margins from the history, after rustc-perf (docs/comparison-analysis.md): for
 // each benchmark of `current`, the absolute relative changes between consecutive runs' medians

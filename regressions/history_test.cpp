@@ -350,6 +350,12 @@ TEST_P(HistoryTest, GateAgainstTheHistoryUsesTheLastMatchingRuns) {
     const bench_run icount = parse_bench_json(make_run(gen, scaled(0.9), other_cpu_counts, 1).dump(), "i.json");
     EXPECT_EQ(baseline_from_history(*store, icount, 5).run_ids, (std::vector<std::int64_t>{5}));
     EXPECT_NE(error_of([&] { baseline_from_history(*store, same, 0); }).find("N >= 1"), std::string::npos);
+
+    // Only ancestors: c4 is on another branch here, so the last 3 are r1, r2, r6.
+    const auto on_branch = [](const std::string& c) { return c != "c4"; };
+    const history_baseline anc = baseline_from_history(*store, same, 3, {}, on_branch);
+    EXPECT_EQ(anc.run_ids, (std::vector<std::int64_t>{1, r2, r6}));
+    EXPECT_EQ(anc.not_ancestor_runs, 1u);
 }
 
 TEST_P(HistoryTest, NoiseFromTheHistoryWidensMarginsAndNamesSeriesTooNoisyToJudge) {
