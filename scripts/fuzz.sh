@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 all_targets=(base64_fuzz mont_field_fuzz encoding_fuzz proof_fuzz params_file_fuzz c1_json_fuzz datasets_fuzz
-             bench_json_fuzz policy_fuzz)
+             bench_json_fuzz policy_fuzz history_import_fuzz)
 seconds=60
 jobs=2  # the CI machine has 2 cores
 build=1
@@ -52,7 +52,7 @@ source_dir() {
     proof_fuzz|params_file_fuzz) echo lib/groth16 ;;
     c1_json_fuzz) echo lib/porep ;;
     datasets_fuzz) echo lib/pipeline ;;
-    bench_json_fuzz|policy_fuzz) echo regressions ;;
+    bench_json_fuzz|policy_fuzz|history_import_fuzz) echo regressions ;;
     *) return 1 ;;
   esac
 }
@@ -74,7 +74,7 @@ seeds="$out/seeds"
 rm -rf "$seeds"
 mkdir -p "$seeds"
 "$out/lib/fuzz_seeds" "$seeds"  # mont_field, encoding, proof, params_file: valid encodings
-mkdir -p "$seeds"/{c1_json_fuzz,base64_fuzz,bench_json_fuzz,policy_fuzz,datasets_fuzz}
+mkdir -p "$seeds"/{c1_json_fuzz,base64_fuzz,bench_json_fuzz,policy_fuzz,datasets_fuzz,history_import_fuzz}
 # C1: the committed fixtures, and the inner JSON of each (Phase1Out decoded); base64: a piece
 # of each Phase1Out (a multiple of 4 characters) and the short RFC 4648 test vectors.
 python3 - "$seeds" datasets/fixtures/*.json <<'EOF'
@@ -97,6 +97,7 @@ gate_dirs=()
 for d in results/baselines results/runs; do [ -d "$d" ] && gate_dirs+=("$d"); done
 find "${gate_dirs[@]}" -name '*.json' -size -17k | while read -r f; do
   cp "$f" "$seeds/bench_json_fuzz/$(echo "$f" | tr / _)"
+  cp "$f" "$seeds/history_import_fuzz/$(echo "$f" | tr / _)"
 done
 cp results/policies/*.json "$seeds/policy_fuzz/"
 cp datasets/manifest.json "$seeds/datasets_fuzz/"
