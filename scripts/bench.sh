@@ -124,3 +124,15 @@ if dir="$("$c2lab" baseline path --from "$out" 2>/dev/null)" && [ -d "$dir" ]; t
 else
   echo "(no stored baseline for this machine; \`$c2lab baseline update --from $out\` makes this run one)" >&2
 fi
+
+# And with the last runs on this machine in the history, when there are any besides this one
+# (advisory: `c2lab gate --baseline history:5`, noise-aware margins, ancestors of HEAD only).
+if "$c2lab" gate --baseline history:5 --current "$out" --policy results/policies/default.json \
+     --markdown "$out/gate-history.md" >"$out/gate-history.out" 2>"$out/gate-history.err"; then rc=0; else rc=$?; fi
+if [ "$rc" -le 1 ]; then
+  echo
+  echo "== compared with the last runs on this machine (results history) =="
+  cat "$out/gate-history.out"
+else
+  echo "(no earlier run of these benchmarks on this machine in the history: $(tail -n 1 "$out/gate-history.err"))" >&2
+fi
