@@ -129,7 +129,7 @@ void prove_porep(benchmark::State& state, const std::string& dataset, backend_ki
     if (!dp) return;
     const bench::options& o = bench::opts();
     const porep::stacked_circuit circuit = porep::construct_circuit(*dp->cfg, dp->file.phase1_out, 0);
-    const r1cs::shape_counter sc = pipeline::count_porep_shape(*dp->cfg);
+    const r1cs::circuit_shape sc = pipeline::count_porep_shape(*dp->cfg);
     const r1cs::capacity_hint hint = sc.hint();
     const porep_case* pc = nullptr;
     std::shared_ptr<const r1cs::precompiled_circuit> pce;  // synth=pce: loaded (or built) once, untimed
