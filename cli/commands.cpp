@@ -117,12 +117,12 @@ int run_prove(const prove_args& a) {
         std::error_code ec;
         const auto file_bytes = std::filesystem::file_size(a.params, ec);
         const uint64_t params_bytes =
-            ec ? pipeline::estimate_params_bytes(sc.num_constraints(), sc.num_inputs(), sc.num_aux()) : uint64_t(file_bytes);
+            ec ? pipeline::estimate_params_bytes(sc) : uint64_t(file_bytes);
         pipeline::check_memory(
             pipeline::prove_memory_need("proving " + a.circuit.circuit + " (" + std::to_string(sc.num_constraints()) +
                                             " constraints)",
                                         params_bytes,
-                                        pipeline::estimate_memory(sc.num_constraints(), sc.num_inputs(), sc.num_aux()), 1),
+                                        pipeline::estimate_memory(sc), 1),
             budget_bytes(a.memory_budget_gib));
     }
 

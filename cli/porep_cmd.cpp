@@ -22,6 +22,7 @@
 #include "gpu/backend.hpp"
 #include "pipeline/batch.hpp"
 #include "pipeline/params_cache.hpp"
+#include "pipeline/shape_memo.hpp"
 #include "pipeline/pce_cache.hpp"
 #include "groth16/params_file.hpp"
 #include "groth16/proof.hpp"
@@ -173,7 +174,8 @@ int run_gen(const gen_args& a) {
 int run_porep_circuit_info(const std::string& sector) {
     const porep::porep_config& cfg = porep::config_for_sector(porep::parse_sector_size(sector));
     const auto t0 = clock_type::now();
-    const r1cs::circuit_shape sc = count_porep_shape(cfg);
+    bool memo = false;
+    const r1cs::circuit_shape sc = count_porep_shape(cfg, &memo);
     const double t = ms_since(t0);
     std::cout << "circuit: " << cfg.registered_proof << " (one partition of " << cfg.partitions << "; "
               << cfg.challenges_per_partition << " challenges, " << cfg.layers << " layers)\n"
@@ -182,7 +184,11 @@ int run_porep_circuit_info(const std::string& sector) {
               << "aux: " << sc.num_aux() << "\n"
               << "input variables: " << sc.num_inputs() << " (public inputs + the constant one)\n";
     print_shape_details(std::cout, sc);
-    std::cout << "shape pass: " << fmt_ms(t) << "\n";
+    if (memo)
+        std::cout << "shape pass: memoized (" << pipeline::shape_memo_path(cfg.registered_proof) << "), read in "
+                  << fmt_ms(t) << "\n";
+    else
+        std::cout << "shape pass: " << fmt_ms(t) << "\n";
     return exit_ok;
 }
 
@@ -308,12 +314,12 @@ int run_porep_prove(const prove_args& a) {
         std::error_code ec;
         const auto file_bytes = std::filesystem::file_size(cached, ec);
         const uint64_t params_bytes =
-            ec ? pipeline::estimate_params_bytes(sc.num_constraints(), sc.num_inputs(), sc.num_aux()) : uint64_t(file_bytes);
+            ec ? pipeline::estimate_params_bytes(sc) : uint64_t(file_bytes);
         pipeline::check_memory(
             pipeline::prove_memory_need("proving " + c1 + " (" + cfg.registered_proof + ", " +
                                             std::to_string(sc.num_constraints()) + " constraints per partition)",
                                         params_bytes,
-                                        pipeline::estimate_memory(sc.num_constraints(), sc.num_inputs(), sc.num_aux()), 1),
+                                        pipeline::estimate_memory(sc), 1),
             budget_bytes(a.memory_budget_gib));
     }
 
@@ -450,7 +456,7 @@ int run_porep_prove_batch(const prove_args& a) {
             }
 
     // Memory first: refuse before loading anything large.
-    const pipeline::memory_estimate est = pipeline::estimate_memory(sc.num_constraints(), sc.num_inputs(), sc.num_aux());
+    const pipeline::memory_estimate est = pipeline::estimate_memory(sc);
     const uint64_t budget = budget_bytes(a.memory_budget_gib);
     pipeline::check_memory_budget(fs::file_size(params_path), est, a.jobs, budget);
 

@@ -34,12 +34,16 @@ r1cs::circuit_shape synthesize_porep_shape(const porep::porep_config& cfg) {
     return r1cs::shape_of([&](r1cs::shape_pass& pass) { porep::stacked_circuit::blank(cfg).synthesize(pass); });
 }
 
-r1cs::circuit_shape count_porep_shape(const porep::porep_config& cfg) {
+r1cs::circuit_shape count_porep_shape(const porep::porep_config& cfg, bool* from_memo) {
+    if (from_memo) *from_memo = false;
     const std::string id = is_registered_config(cfg) ? binary_build_id() : std::string();
     if (id.empty()) return synthesize_porep_shape(cfg);
     const std::string memo = shape_memo_path(cfg.registered_proof);
     try {
-        if (auto s = read_shape_memo(memo, cfg.registered_proof, id)) return *s;
+        if (auto s = read_shape_memo(memo, cfg.registered_proof, id)) {
+            if (from_memo) *from_memo = true;
+            return *s;
+        }
     } catch (const error& e) {
         if (e.kind() != errc::bad_input && e.kind() != errc::io) throw;
         // Malformed or unreadable: made again below.

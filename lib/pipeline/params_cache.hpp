@@ -31,7 +31,8 @@ std::filesystem::path cache_dir();
 // The PoRep circuit's shape (counts with the input constraints, densities, entries, digest):
 // the shape pass over the blank circuit, memoized on disk for a registered proof
 // (shape_memo.hpp: per registered proof and build id of the binary).
-r1cs::circuit_shape count_porep_shape(const porep::porep_config& cfg);
+// *from_memo (when given) says whether the shape came from the memo.
+r1cs::circuit_shape count_porep_shape(const porep::porep_config& cfg, bool* from_memo = nullptr);
 // The same, always synthesized (no memo).
 r1cs::circuit_shape synthesize_porep_shape(const porep::porep_config& cfg);
 

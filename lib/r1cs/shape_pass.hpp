@@ -29,9 +29,13 @@
 // All integers little-endian. The encoding is injective, so two circuits with the same
 // digest have the same constraints term for term (up to a SHA-256 collision). The +-1 tags
 // halve the bytes hashed (69% of the 2 KiB PoRep circuit's terms are +-1, r1cs/pce.hpp).
-// SHA-256 rather than a faster non-cryptographic hash: OpenSSL's runs at 1.74 GB/s here
-// (`openssl speed -evp sha256`, 16 KiB blocks, SHA-NI, 2-core AMD EPYC), and measured in the
-// pass (bench_synth synth_shape_pass) it is a small part of building the linear combinations.
+// SHA-256 rather than a faster non-cryptographic hash: OpenSSL's runs at 1.74 GB/s on the
+// 2-core AMD EPYC of results/reference/ (`openssl speed -evp sha256`, 16 KiB blocks, SHA-NI),
+// and `perf record` of `c2lab circuit-info --sector 2KiB` (a 2.0 s pass) put 17.8% of the
+// samples in libcrypto and 11% in encoding the terms; the rest is building the linear
+// combinations (malloc / free, merges, the gadgets), which any digest pays. A hash twice as fast
+// would save under a tenth of the pass; the pass's result is memoized on disk anyway
+// (pipeline/shape_memo.hpp).
 #pragma once
 
 #include <array>
