@@ -29,7 +29,9 @@
 //
 // write_parameters writes atomically: a temporary file in the same directory, fsync,
 // rename over path, fsync of the directory. read_parameters maps the file (mmap; or reads it,
-// params_io::read) and throws
+// params_io::read); mapped, it hands back each range it has hashed or decoded (MADV_DONTNEED:
+// the pages stay in the page cache), so the peak of a load is the decoded parameters and one
+// vector's pages, not twice the parameters. It throws
 // c2lab::error naming the path and the problem: errc::io (cannot open/read/write),
 // errc::bad_input (truncated, trailing bytes, bad magic, unsupported version, inconsistent
 // counts, checksum mismatch, non-canonical coordinates, a point off its curve or, for the
