@@ -1,8 +1,9 @@
 // The shape pass of a registered PoRep circuit (r1cs/shape_pass.hpp), kept on disk.
 //
 // The pass builds every linear combination of the blank circuit: measured with c2lab
-// circuit-info on the 2-core AMD EPYC (other builds running), 1.9 s for 2 KiB and 74 s for
-// 32 GiB (the counts-only pass it replaces took 6 s there). Every prove, setup and
+// circuit-info on the 2-core AMD EPYC (other builds running), 1.9 to 2.3 s for 2 KiB and 53 to
+// 74 s for 32 GiB, where the counts-only pass (r1cs::shape_counter) takes 0.06 s and 1.7 s;
+// read from the memo, 1.5 ms. Every prove, setup and
 // export-vk needs the shape to find its cache entry, so count_porep_shape
 // (params_cache.hpp) memoizes it per registered proof and binary:
 //   <cache_dir()>/shapes/<registered proof>-<build id>.shape
