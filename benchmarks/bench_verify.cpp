@@ -61,9 +61,7 @@ struct verify_case {
 
 verify_case hash_chain_case() {
     const r1cs::hash_chain circuit{(size_t{1} << hash_chain_log_n) - 2, fr::from_u64(7), fr::from_u64(3)};
-    r1cs::shape_counter sc;
-    circuit.synthesize(sc);
-    sc.enforce_input_constraints();
+    const r1cs::circuit_shape sc = r1cs::shape_of([&](r1cs::shape_pass& pass) { circuit.synthesize(pass); });
     verify_case c;
     // The entry `c2lab setup --circuit hash-chain --steps 1022` makes (seed 0).
     c.params_path = pipeline::ensure_cached_params(
@@ -73,7 +71,9 @@ verify_case hash_chain_case() {
                             circuit.synthesize(cs);
                             cs.enforce_input_constraints();
                             rng g(0);
-                            write_parameters_and_vk(path, generate_parameters(cs, g));
+                            parameters p = generate_parameters(cs, g);
+                            p.circuit_digest = sc.digest;
+                            write_parameters_and_vk(path, p);
                         },
                         say)
                         .path;
@@ -94,7 +94,7 @@ verify_case porep_case(const bench::loaded_dataset& d) {
     c.vk_path = ensure_vk_beside(c.params_path);
     const parameters params = read_parameters(c.params_path);
     const porep::stacked_circuit circuit = porep::construct_circuit(*d.cfg, d.file.phase1_out, 0);
-    const r1cs::shape_counter sc = pipeline::count_porep_shape(*d.cfg);
+    const r1cs::circuit_shape sc = pipeline::count_porep_shape(*d.cfg);
     say("proving partition 0 of " + d.cfg->registered_proof + " once");
     const auto job = pipeline::synthesize_porep_job(circuit, bench::opts().flags, sc.hint(), nullptr);
     rng g(1);

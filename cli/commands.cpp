@@ -25,6 +25,7 @@
 #include "groth16/vk_file.hpp"
 #include "io.hpp"
 #include "pipeline/batch.hpp"
+#include "pipeline/params_cache.hpp"
 #include "r1cs/constraint_matrices.hpp"
 #include "r1cs/constraint_system.hpp"
 #include "r1cs/linear_combination.hpp"
@@ -52,11 +53,9 @@ r1cs::hash_chain make_hash_chain(const circuit_args& a) {
     return hc;
 }
 
-r1cs::shape_counter count_shape(const r1cs::hash_chain& hc) {
-    r1cs::shape_counter sc;
-    hc.synthesize(sc);
-    sc.enforce_input_constraints();
-    return sc;
+// The shape pass (counts, densities, digest) of the blank chain.
+r1cs::circuit_shape count_shape(const r1cs::hash_chain& hc) {
+    return r1cs::shape_of([&](r1cs::shape_pass& pass) { hc.synthesize(pass); });
 }
 
 }  // namespace
@@ -73,12 +72,13 @@ uint64_t parse_u64(const std::string& text, const std::string& what) {
 int run_circuit_info(const circuit_args& a) {
     if (!a.sector.empty()) return run_porep_circuit_info(a.sector);
     const r1cs::hash_chain hc = make_hash_chain(a);
-    const r1cs::shape_counter sc = count_shape(hc);
+    const r1cs::circuit_shape sc = count_shape(hc);
     std::cout << "circuit: " << a.circuit << " (steps " << hc.steps << ")\n"
               << "constraints: " << sc.num_constraints() << "\n"
               << "public inputs: " << sc.num_inputs() - 1 << "\n"
               << "aux: " << sc.num_aux() << "\n"
               << "input variables: " << sc.num_inputs() << " (public inputs + the constant one)\n";
+    print_shape_details(std::cout, sc);
     return exit_ok;
 }
 

@@ -105,10 +105,43 @@ int export_verifying_key(const std::string& params, const std::string& out) {
     return 0;
 }
 
+namespace {
+std::string share(uint64_t part, uint64_t whole) {
+    if (whole == 0) return "-";
+    std::ostringstream s;
+    s.setf(std::ios::fixed);
+    s.precision(1);
+    s << 100.0 * double(part) / double(whole) << "%";
+    return s.str();
+}
+std::string terms_of(const pipeline::memory_need& need) {
+    std::string t;
+    for (const auto& term : need.terms)
+        t += (t.empty() ? "" : " + ") + term.name + " " + pipeline::format_bytes(term.bytes);
+    return t;
+}
+}  // namespace
+
+void print_shape_details(std::ostream& out, const r1cs::circuit_shape& s) {
+    const uint64_t file = pipeline::params_file_bytes(s);
+    const pipeline::memory_need setup = pipeline::setup_memory_need(s);
+    const pipeline::memory_need prove = pipeline::prove_memory_need("prove", s, 1);
+    out << "a density: " << s.a_aux_density << " of " << s.num_aux() << " aux (" << share(s.a_aux_density, s.num_aux())
+        << "); a query: " << s.a_query_size() << " points (every input + those aux)\n"
+        << "b density: " << s.b_input_density << " of " << s.num_inputs() << " inputs, " << s.b_aux_density << " of "
+        << s.num_aux() << " aux (" << share(s.b_aux_density, s.num_aux()) << "); b query: " << s.b_query_size()
+        << " points in G1 and in G2\n"
+        << "matrix entries: " << s.matrix_entries << " (A, B, C)\n"
+        << "circuit digest: " << s.digest_hex() << "\n"
+        << "parameters file: " << file << " bytes (" << pipeline::format_bytes(file) << ", exact)\n"
+        << "memory estimate, setup: " << pipeline::format_bytes(setup.total()) << " (" << terms_of(setup) << ")\n"
+        << "memory estimate, prove: " << pipeline::format_bytes(prove.total()) << " (" << terms_of(prove) << ")\n";
+}
+
 int run_setup_request(const setup_request& r) {
     namespace fs = std::filesystem;
-    const r1cs::shape_counter& sc = r.shape;
-    pipeline::memory_need need = pipeline::setup_memory_need(sc.num_constraints(), sc.num_inputs(), sc.num_aux());
+    const r1cs::circuit_shape& sc = r.shape;
+    pipeline::memory_need need = pipeline::setup_memory_need(sc);
     need.what = "setup of " + r.name;
     const auto t_all = clock_type::now();
     double t_synth = 0, t_gen = 0, t_write = 0;
@@ -127,6 +160,7 @@ int run_setup_request(const setup_request& r) {
         groth16::setup_config scfg;
         scfg.progress = [](const std::string& line) { progress("setup", line); };
         made.emplace(groth16::generate_parameters(cs, g, scfg));
+        made->circuit_digest = sc.digest;
         t_gen = ms_since(t0);
         const fs::path dir = fs::path(out).parent_path();
         if (!dir.empty()) fs::create_directories(dir);
@@ -151,7 +185,8 @@ int run_setup_request(const setup_request& r) {
                       << (vk_missing ? ", written now" : "") << ")\n"
                       << "circuit: " << r.name << "\n"
                       << "constraints: " << sc.num_constraints() << "  inputs: " << sc.num_inputs()
-                      << "  aux: " << sc.num_aux() << "\n";
+                      << "  aux: " << sc.num_aux() << "\n"
+                      << "circuit digest: " << sc.digest_hex() << "\n";
             return 0;
         }
     } else {
@@ -166,6 +201,8 @@ int run_setup_request(const setup_request& r) {
               << "  inputs: " << p.num_inputs() << "  aux: " << p.num_aux() << "\n"
               << "points: h " << p.h.size() << ", l " << p.l.size() << ", a " << p.a.size() << ", b_g1 "
               << p.b_g1.size() << ", b_g2 " << p.b_g2.size() << ", ic " << p.vk.ic.size() << "\n"
+              << "circuit digest: " << sc.digest_hex() << "\n"
+              << "memory: estimated " << pipeline::format_bytes(need.total()) << " before the setup\n"
               << "time: synthesize " << fmt_ms(t_synth) << ", generate " << fmt_ms(t_gen) << ", write "
               << fmt_ms(t_write) << ", total " << fmt_ms(ms_since(t_all)) << "\n";
     return 0;

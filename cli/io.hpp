@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <iosfwd>
 #include <span>
 #include <string>
 #include <string_view>
@@ -17,6 +18,7 @@
 #include "groth16/keys.hpp"
 #include "r1cs/constraint_matrices.hpp"
 #include "r1cs/constraint_system.hpp"
+#include "r1cs/shape_pass.hpp"
 
 namespace c2lab::cli {
 
@@ -49,11 +51,12 @@ std::string fmt_ms(double ms);
 // `out`, or, out empty, to the parameters cache entry of `name` and the shape
 // (pipeline/params_cache.hpp: made once under the entry's lock, reused when there). Before
 // anything large is allocated, the memory the setup needs (pipeline::setup_memory_need) is
-// checked against memory_budget (bytes; 0: what the machine has available). Prints the
-// parameters, counts and times on stdout; returns the exit code.
+// checked against memory_budget (bytes; 0: what the machine has available). The parameters
+// record the shape's digest. Prints the parameters, counts and times on stdout; returns the
+// exit code.
 struct setup_request {
     std::string name;                 // "hash-chain", "StackedDrg2KiBV1_1"
-    r1cs::shape_counter shape;        // input constraints included
+    r1cs::circuit_shape shape;        // the shape pass's: counts (input constraints included), densities, digest
     std::function<void(r1cs::constraint_matrices<>&)> synthesize;  // records A, B, C (and the input constraints)
     uint64_t seed = 0;
     std::string out;                  // empty: the cache
@@ -61,6 +64,11 @@ struct setup_request {
     uint64_t memory_budget = 0;
 };
 int run_setup_request(const setup_request& r);
+
+// circuit-info's lines from the shape pass: the A and B densities and the query sizes, the
+// matrices' entries, the circuit digest, the exact size of the parameters file and the memory
+// setup and one prove (one partition) are estimated to need.
+void print_shape_details(std::ostream& out, const r1cs::circuit_shape& shape);
 
 // Before reading a parameters file whole (verify): its size against the available memory.
 void check_params_memory(const std::string& path);

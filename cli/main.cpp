@@ -71,8 +71,10 @@ int main(int argc, char** argv) {
     circuit_args info;
     auto* s_info = app.add_subcommand(
         "circuit-info",
-        "Shape-only synthesis (counts only, no witness): prints the number of constraints, public inputs and aux "
-        "variables.");
+        "The shape pass (a synthesis without a witness): prints the number of constraints, public inputs and aux "
+        "variables, the A and B densities (the sizes of the parameters' a and b queries), the digest of the "
+        "circuit's structure (the key of the parameters cache), the exact size of the parameters file and the "
+        "memory setup and prove are estimated to need.");
     auto* o_info_steps = add_circuit_options(*s_info, info);
     auto* o_info_sector = s_info->add_option("--sector", info.sector,
                                              "the PoRep circuit of one partition for this sector size: 2KiB, 8MiB, "

@@ -22,6 +22,7 @@
 #include "gpu/backend.hpp"
 #include "pipeline/batch.hpp"
 #include "pipeline/params_cache.hpp"
+#include "pipeline/shape_memo.hpp"
 #include "pipeline/pce_cache.hpp"
 #include "groth16/params_file.hpp"
 #include "groth16/proof.hpp"
@@ -109,7 +110,7 @@ loaded_c1 load_c1(const std::string& path, porep::c1_json_decoder decoder) {
     return l;
 }
 
-std::string resolve_params(const std::string& given, const porep::porep_config& cfg, const r1cs::shape_counter& sc,
+std::string resolve_params(const std::string& given, const porep::porep_config& cfg, const r1cs::circuit_shape& sc,
                            const std::string& c1_path) {
     if (!given.empty()) return given;
     const std::string p = pipeline::porep_params_path(cfg, sc);
@@ -119,12 +120,8 @@ std::string resolve_params(const std::string& given, const porep::porep_config& 
     return p;
 }
 
-void check_params_shape(const groth16::parameters& params, const r1cs::shape_counter& sc, const std::string& path) {
-    if (params.num_inputs() != sc.num_inputs() || params.num_aux() != sc.num_aux())
-        throw error(errc::bad_input, path + " was made for another circuit (" + std::to_string(params.num_inputs()) +
-                                         " inputs, " + std::to_string(params.num_aux()) + " aux; this circuit has " +
-                                         std::to_string(sc.num_inputs()) + " inputs, " + std::to_string(sc.num_aux()) +
-                                         " aux)");
+void check_params_shape(const groth16::parameters& params, const r1cs::circuit_shape& sc, const std::string& path) {
+    pipeline::check_params_circuit(params, sc, path);  // counts, query sizes and the circuit digest
 }
 
 }  // namespace
@@ -177,15 +174,21 @@ int run_gen(const gen_args& a) {
 int run_porep_circuit_info(const std::string& sector) {
     const porep::porep_config& cfg = porep::config_for_sector(porep::parse_sector_size(sector));
     const auto t0 = clock_type::now();
-    const r1cs::shape_counter sc = count_porep_shape(cfg);
+    bool memo = false;
+    const r1cs::circuit_shape sc = count_porep_shape(cfg, &memo);
     const double t = ms_since(t0);
     std::cout << "circuit: " << cfg.registered_proof << " (one partition of " << cfg.partitions << "; "
               << cfg.challenges_per_partition << " challenges, " << cfg.layers << " layers)\n"
               << "constraints: " << sc.num_constraints() << "\n"
               << "public inputs: " << sc.num_inputs() - 1 << "\n"
               << "aux: " << sc.num_aux() << "\n"
-              << "input variables: " << sc.num_inputs() << " (public inputs + the constant one)\n"
-              << "shape synthesis: " << fmt_ms(t) << "\n";
+              << "input variables: " << sc.num_inputs() << " (public inputs + the constant one)\n";
+    print_shape_details(std::cout, sc);
+    if (memo)
+        std::cout << "shape pass: memoized (" << pipeline::shape_memo_path(cfg.registered_proof) << "), read in "
+                  << fmt_ms(t) << "\n";
+    else
+        std::cout << "shape pass: " << fmt_ms(t) << "\n";
     return exit_ok;
 }
 
@@ -202,10 +205,10 @@ int run_porep_shape_info(const circuit_args& a) {
         porep::custom_config(nodes, static_cast<uint32_t>(layers), static_cast<uint32_t>(challenges), arity[0],
                              arity[1], arity[2], static_cast<uint8_t>(id_byte));
     const auto t0 = clock_type::now();
-    r1cs::shape_counter sc;
-    porep::stacked_circuit::blank(cfg).synthesize(sc);
-    const size_t synthesized = sc.num_constraints();
-    sc.enforce_input_constraints();
+    r1cs::shape_pass pass;
+    porep::stacked_circuit::blank(cfg).synthesize(pass);
+    const size_t synthesized = pass.num_constraints();
+    const r1cs::circuit_shape sc = pass.finish();
     const double t = ms_since(t0);
     std::cout << "circuit: StackedDRG " << cfg.nodes << " nodes, " << cfg.layers << " layers, "
               << cfg.challenges_per_partition << " challenges, tree " << a.tree << ", porep id [" << id_byte
@@ -214,8 +217,9 @@ int run_porep_shape_info(const circuit_args& a) {
               << "public inputs: " << sc.num_inputs() - 1 << "\n"
               << "aux: " << sc.num_aux() << "\n"
               << "input variables: " << sc.num_inputs() << " (public inputs + the constant one)\n"
-              << "synthesized constraints: " << synthesized << " (before the input constraints)\n"
-              << "shape synthesis: " << fmt_ms(t) << "\n";
+              << "synthesized constraints: " << synthesized << " (before the input constraints)\n";
+    print_shape_details(std::cout, sc);
+    std::cout << "shape pass: " << fmt_ms(t) << "\n";
     return exit_ok;
 }
 
@@ -292,7 +296,7 @@ int run_porep_setup(const setup_args& a) {
 int run_porep_verify(const verify_args& a) {
     const loaded_c1 l = load_c1(a.c1, porep::c1_json_decoder::nlohmann);
     const porep::porep_config& cfg = *l.cfg;
-    const r1cs::shape_counter sc = count_porep_shape(cfg);
+    const r1cs::circuit_shape sc = count_porep_shape(cfg);
     const std::vector<uint8_t> proof_bytes = read_file(a.proof);
     const size_t want = size_t{cfg.partitions} * groth16::proof_bytes;
     if (proof_bytes.size() != want)
@@ -352,7 +356,7 @@ int run_porep_verify(const verify_args& a) {
 int run_porep_export_vk(const export_vk_args& a) {
     if (!a.params.empty()) throw error(errc::bad_input, "give --params or --c1, not both");
     const loaded_c1 l = load_c1(a.c1, porep::c1_json_decoder::nlohmann);
-    const r1cs::shape_counter sc = count_porep_shape(*l.cfg);
+    const r1cs::circuit_shape sc = count_porep_shape(*l.cfg);
     return export_verifying_key(resolve_params({}, *l.cfg, sc, a.c1), a.out);
 }
 

@@ -457,6 +457,20 @@ TEST(groth16, params_file_round_trip_and_refusals) {
     write_parameters(path, s.params);
     const parameters loaded = read_parameters(path);
     EXPECT_EQ(loaded, s.params);
+    // The file's size is what params_file_bytes computes from the counts.
+    EXPECT_EQ(std::filesystem::file_size(path),
+              params_file_bytes(s.params.domain_size(), s.params.num_inputs(), s.params.num_aux(), s.params.a.size(),
+                                s.params.b_g1.size()));
+    {  // the circuit digest travels with the file
+        parameters tagged = s.params;
+        for (size_t i = 0; i < tagged.circuit_digest.size(); ++i) tagged.circuit_digest[i] = static_cast<uint8_t>(i + 1);
+        const std::string tagged_path = dir + "/tagged.bin";
+        write_parameters(tagged_path, tagged);
+        const parameters back = read_parameters(tagged_path);
+        EXPECT_EQ(back.circuit_digest, tagged.circuit_digest);
+        EXPECT_NE(back, s.params);
+        std::filesystem::remove(tagged_path);
+    }
     EXPECT_EQ(read_parameters(path, params_io::read), s.params);  // read(2) instead of mmap
     EXPECT_EQ(parse_params_io("read"), params_io::read);
     EXPECT_EQ(to_string(params_io::mmap), "mmap");
@@ -495,8 +509,11 @@ TEST(groth16, params_file_round_trip_and_refusals) {
     t[0] = 'X';
     refused(t, errc::bad_input, "magic");
     t = good;
-    t[8] = 2;
-    refused(t, errc::bad_input, "version");
+    t[8] = 3;
+    refused(t, errc::bad_input, "unsupported version 3");
+    t = good;
+    t[8] = 1;  // the format before the circuit digest: named as such
+    refused(t, errc::bad_input, "version 1, written before parameters files recorded the digest");
     t = good;
     t[16 + 8 * 3] ^= 1;  // h count
     refused(t, errc::bad_input, "inconsistent counts");

@@ -40,7 +40,9 @@
 // With honest random tau the two rules give identical parameters.
 #pragma once
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "ec/g2.hpp"
@@ -80,6 +82,10 @@ struct parameters {
     std::vector<g1_affine> a;     // inputs (all) + aux with a_aux bit
     std::vector<g1_affine> b_g1;  // inputs with b_input bit + aux with b_aux bit
     std::vector<g2_affine> b_g2;  // same selection as b_g1
+    // The digest of the structure of the circuit they were made for (r1cs::circuit_shape::
+    // digest), recorded in the parameters file; all zeros: not known. Setup leaves it to the
+    // caller, who has the circuit's shape.
+    std::array<uint8_t, 32> circuit_digest{};
 
     size_t num_inputs() const noexcept { return vk.ic.size(); }
     size_t num_aux() const noexcept { return l.size(); }

@@ -1,14 +1,16 @@
 // The c2lab parameters file: a versioned binary form of groth16::parameters that loads fast.
 //
-// Layout, version 1 (all integers little-endian):
+// Layout, version 2 (all integers little-endian):
 //
 //   offset  size  field
 //   0       8     magic "C2LABPRM"
-//   8       4     u32 version (1)
+//   8       4     u32 version (2)
 //   12      4     u32 reserved (0)
 //   16      8*9   u64 counts: n (domain size, a power of two), num_inputs, num_aux,
 //                 h, l, a, b_g1, b_g2, ic (the number of points in each vector)
-//   88      ...   vk: alpha_g1, beta_g1, beta_g2, gamma_g2, delta_g1, delta_g2
+//   88      32    the digest of the circuit's structure the parameters were made for
+//                 (parameters::circuit_digest, r1cs/shape_pass.hpp; zeros: not recorded)
+//   120     ...   vk: alpha_g1, beta_g1, beta_g2, gamma_g2, delta_g1, delta_g2
 //           ...   ic, h, l, a, b_g1 (G1 points), b_g2 (G2 points)
 //   end-32  32    SHA-256 of every byte before it
 //
@@ -16,7 +18,9 @@
 // is x then y, each 6 u64 limbs (96 bytes); a G2 point is x.c0, x.c1, y.c0, y.c1 (192
 // bytes). The identity is all zeros. Counts must satisfy h = n - 1, l = num_aux,
 // ic = num_inputs, num_inputs <= a <= num_inputs + num_aux, b_g1 = b_g2 <= num_inputs +
-// num_aux, and the file size must be exactly what they imply.
+// num_aux, and the file size must be exactly what they imply (params_file_bytes).
+// Version 1 (no circuit digest, an 88-byte header) is refused with a message that says so:
+// its parameters cannot be matched to a circuit's structure, only to its counts.
 //
 // On load every limb vector is checked to be below p (canonical Montgomery form) and every
 // point to be on its curve; the six vk points are also subgroup-checked. The query points
@@ -25,7 +29,9 @@
 //
 // write_parameters writes atomically: a temporary file in the same directory, fsync,
 // rename over path, fsync of the directory. read_parameters maps the file (mmap; or reads it,
-// params_io::read) and throws
+// params_io::read); mapped, it hands back each range it has hashed or decoded (MADV_DONTNEED:
+// the pages stay in the page cache), so the peak of a load is the decoded parameters and one
+// vector's pages, not twice the parameters. It throws
 // c2lab::error naming the path and the problem: errc::io (cannot open/read/write),
 // errc::bad_input (truncated, trailing bytes, bad magic, unsupported version, inconsistent
 // counts, checksum mismatch, non-canonical coordinates, a point off its curve or, for the
@@ -42,8 +48,13 @@
 namespace c2lab::groth16 {
 
 inline constexpr char params_file_magic[8] = {'C', '2', 'L', 'A', 'B', 'P', 'R', 'M'};
-inline constexpr uint32_t params_file_version = 1;
-inline constexpr size_t params_file_header_bytes = 88;
+inline constexpr uint32_t params_file_version = 2;
+inline constexpr size_t params_file_header_bytes = 120;
+
+// The exact size of the file of parameters with a domain of n points, num_inputs inputs (the
+// one included), num_aux aux variables, a_points points in a and b_points in b_g1 (and b_g2).
+uint64_t params_file_bytes(uint64_t n, uint64_t num_inputs, uint64_t num_aux, uint64_t a_points,
+                           uint64_t b_points) noexcept;
 
 // How read_parameters gets the file's bytes (the params_io flag): mmap maps it (pages come
 // in as the decoder touches them); read reads the whole file into memory with read(2) first.

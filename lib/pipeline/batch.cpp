@@ -2,6 +2,7 @@
 
 #include <tbb/parallel_pipeline.h>
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <chrono>
@@ -12,7 +13,9 @@
 #include <stdexcept>
 
 #include "core/error.hpp"
+#include "groth16/params_file.hpp"
 #include "msm/fixed_base.hpp"
+#include "msm/pippenger.hpp"
 #include "r1cs/constraint_matrices.hpp"
 
 namespace c2lab::pipeline {
@@ -106,6 +109,45 @@ memory_estimate estimate_memory(std::size_t constraints, std::size_t inputs, std
     return e;
 }
 
+memory_estimate estimate_memory(const r1cs::circuit_shape& shape) {
+    memory_estimate e = estimate_memory(shape.num_constraints(), shape.num_inputs(), shape.num_aux());
+    // The MSMs' scratch (msm/pippenger.cpp, GLV path, the default): per block of at most
+    // glv_block pairs, both halves' points and their recoded scalars (5 limbs), 2 x pairs x
+    // (point + 40 bytes); the largest is the B MSM in G2 or the H MSM in G1. The MSMs run after
+    // the h step, so it is counted against the h step's vector, not on top of it: 2 KiB, the G2
+    // MSM's 318 MB against 128 MiB; 32 GiB, 486 MB against 4 GiB.
+    const std::uint64_t block = msm::msm_config{}.glv_block, recoded = 5 * sizeof(std::uint64_t);
+    const std::uint64_t n = domain_of(shape.num_constraints());
+    const std::uint64_t g1 = 2 * std::min<std::uint64_t>(block, std::max<std::uint64_t>(n - 1, shape.num_aux())) *
+                             (sizeof(groth16::g1_affine) + recoded);
+    const std::uint64_t g2 =
+        2 * std::min<std::uint64_t>(block, shape.b_query_size()) * (sizeof(groth16::g2_affine) + recoded);
+    e.prover_bytes = std::max({e.prover_bytes, g1, g2});
+    return e;
+}
+
+namespace {
+// Points of each vector of the parameters: G1 (h, ic, l, a, b_g1) and G2 (b_g2).
+struct params_points {
+    std::uint64_t g1 = 0, g2 = 0;
+};
+params_points points_of(const r1cs::circuit_shape& shape) {
+    const std::uint64_t n = domain_of(shape.num_constraints());
+    return {(n - 1) + shape.num_inputs() + shape.num_aux() + shape.a_query_size() + shape.b_query_size(),
+            shape.b_query_size()};
+}
+}  // namespace
+
+std::uint64_t estimate_params_bytes(const r1cs::circuit_shape& shape) {
+    const params_points p = points_of(shape);
+    return sizeof(groth16::g1_affine) * p.g1 + sizeof(groth16::g2_affine) * p.g2;
+}
+
+std::uint64_t params_file_bytes(const r1cs::circuit_shape& shape) {
+    return groth16::params_file_bytes(domain_of(shape.num_constraints()), shape.num_inputs(), shape.num_aux(),
+                                      shape.a_query_size(), shape.b_query_size());
+}
+
 std::uint64_t estimate_params_bytes(std::size_t constraints, std::size_t inputs, std::size_t aux) {
     constexpr std::uint64_t g1 = sizeof(groth16::g1_affine), g2 = sizeof(groth16::g2_affine);
     const std::uint64_t n = domain_of(constraints), nv = std::uint64_t(inputs) + aux;
@@ -119,20 +161,21 @@ std::uint64_t memory_need::total() const {
     return t;
 }
 
-memory_need setup_memory_need(std::size_t constraints, std::size_t inputs, std::size_t aux,
-                              std::uint64_t matrix_entries) {
+namespace {
+
+// generate_parameters' peak: a_points and b_points are the a and b_g1 (= b_g2) queries' sizes.
+memory_need setup_need(std::size_t constraints, std::size_t inputs, std::size_t aux, std::uint64_t matrix_entries,
+                       std::uint64_t params_bytes, std::uint64_t a_points, std::uint64_t b_points) {
     constexpr std::uint64_t fr_bytes = sizeof(ff::fr), g1 = sizeof(groth16::g1_affine);
     const std::uint64_t n = domain_of(constraints), nv = std::uint64_t(inputs) + aux;
-    if (matrix_entries == 0)
-        matrix_entries = std::uint64_t(setup_entries_per_constraint * double(constraints) + 0.5);
-    const std::uint64_t g1_scalars = (n - 1) + 3 * nv;  // h | ic + l | a | b_g1, at most
+    const std::uint64_t g1_scalars = (n - 1) + nv + a_points + b_points;  // h | ic + l | a | b_g1
     // The tables of msm::fixed_base_table: (255 / w + 1) windows of 2^(w - 1) affine points,
     // w as the table chooses it for the batch.
     const auto table_bytes = [](std::uint64_t point_bytes, unsigned w) {
         return (255 / w + 1) * (std::uint64_t{1} << (w - 1)) * point_bytes;
     };
     const unsigned w1 = msm::fixed_base_table<ec::g1_curve>::best_window_bits(g1_scalars);
-    const unsigned w2 = msm::fixed_base_table<ec::g2_curve>::best_window_bits(nv);
+    const unsigned w2 = msm::fixed_base_table<ec::g2_curve>::best_window_bits(b_points);
     // The matrices' entries vectors grow by doubling, so their capacity is 1x to 2x the entries:
     // 1.40x for the 2 KiB PoRep circuit (2^23 + 2^22 + 2^23 for 14.9 million), 2x for the hash
     // chain; 1.5x here.
@@ -140,14 +183,31 @@ memory_need setup_memory_need(std::size_t constraints, std::size_t inputs, std::
                                    3 * (std::uint64_t(constraints) + 1) * sizeof(std::size_t) * 3 / 2;
     memory_need need;
     need.terms = {
-        {"parameters", estimate_params_bytes(constraints, inputs, aux)},
+        {"parameters", params_bytes},
         {"constraint matrices", matrices},
         {"powers of tau and Lagrange coefficients", 2 * fr_bytes * n},
         {"A, B, C at tau", 3 * (fr_bytes + 1) * nv},
-        {"fixed-base scalars and G1 points", (fr_bytes + g1) * g1_scalars + fr_bytes * nv},
+        {"fixed-base scalars and G1 points", (fr_bytes + g1) * g1_scalars + fr_bytes * b_points},
         {"fixed-base tables", table_bytes(g1, w1) + table_bytes(sizeof(groth16::g2_affine), w2)},
     };
     return need;
+}
+
+}  // namespace
+
+memory_need setup_memory_need(std::size_t constraints, std::size_t inputs, std::size_t aux,
+                              std::uint64_t matrix_entries) {
+    const std::uint64_t nv = std::uint64_t(inputs) + aux;
+    if (matrix_entries == 0)
+        matrix_entries = std::uint64_t(setup_entries_per_constraint * double(constraints) + 0.5);
+    // a and b at most every variable.
+    return setup_need(constraints, inputs, aux, matrix_entries, estimate_params_bytes(constraints, inputs, aux), nv,
+                      nv);
+}
+
+memory_need setup_memory_need(const r1cs::circuit_shape& shape) {
+    return setup_need(shape.num_constraints(), shape.num_inputs(), shape.num_aux(), shape.matrix_entries,
+                      estimate_params_bytes(shape), shape.a_query_size(), shape.b_query_size());
 }
 
 memory_need prove_memory_need(std::string what, std::uint64_t params_bytes, const memory_estimate& e,
@@ -161,6 +221,10 @@ memory_need prove_memory_need(std::string what, std::uint64_t params_bytes, cons
                    std::uint64_t(jobs_in_flight) * e.witness_bytes},
                   {"prover", e.prover_bytes}};
     return need;
+}
+
+memory_need prove_memory_need(std::string what, const r1cs::circuit_shape& shape, unsigned jobs_in_flight) {
+    return prove_memory_need(std::move(what), estimate_params_bytes(shape), estimate_memory(shape), jobs_in_flight);
 }
 
 std::uint64_t meminfo_available_bytes(std::string_view meminfo) {

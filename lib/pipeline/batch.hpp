@@ -26,6 +26,7 @@
 #include "groth16/prover.hpp"
 #include "groth16/stage_report.hpp"
 #include "r1cs/proving_assignment.hpp"
+#include "r1cs/shape_pass.hpp"
 #include "pipeline/timeline.hpp"
 
 namespace c2lab::pipeline {
@@ -113,13 +114,21 @@ struct memory_estimate {
     std::uint64_t prover_bytes = 0;
 };
 memory_estimate estimate_memory(std::size_t constraints, std::size_t inputs, std::size_t aux);
+// From the shape pass: the prover's term is also at least the MSMs' scratch (the densities
+// size the B MSM in G2).
+memory_estimate estimate_memory(const r1cs::circuit_shape& shape);
 
 // The prover's domain for a circuit of `constraints` rows: the next power of two >= it.
 std::uint64_t domain_of(std::size_t constraints) noexcept;
 
-// Groth16 parameters of a shape held in memory (groth16::parameters: h, l, a, b_g1, b_g2, ic),
-// an upper bound: every variable counted in a and b (the densities are not known from counts).
+// Groth16 parameters of a shape held in memory (groth16::parameters: h, l, a, b_g1, b_g2, ic).
+// From counts alone an upper bound: every variable counted in a and b (at 32 GiB 70.2 GiB
+// against 42.3 GiB with the densities). From the shape pass (r1cs::circuit_shape): exact, the
+// a, b_g1 and b_g2 queries sized by the densities.
 std::uint64_t estimate_params_bytes(std::size_t constraints, std::size_t inputs, std::size_t aux);
+std::uint64_t estimate_params_bytes(const r1cs::circuit_shape& shape);
+// The exact size of the parameters file of that shape (groth16::params_file_bytes).
+std::uint64_t params_file_bytes(const r1cs::circuit_shape& shape);
 
 // One named part of what a step needs ("parameters", "witness", ...).
 struct memory_term {
@@ -141,6 +150,9 @@ struct memory_need {
 // matrix_entries 0: estimated from the constraint count (setup_entries_per_constraint).
 memory_need setup_memory_need(std::size_t constraints, std::size_t inputs, std::size_t aux,
                               std::uint64_t matrix_entries = 0);
+// The same with the shape pass's densities (parameters, fixed-base scalars and points) and
+// its exact count of matrix entries.
+memory_need setup_memory_need(const r1cs::circuit_shape& shape);
 // Entries of A, B and C per constraint assumed before the matrices are recorded: the PoRep
 // circuit of 2 KiB has 5.56 (14,934,693 entries for 2,687,961 constraints, input constraints
 // included, counted with r1cs::constraint_matrices), the hash chain at most 5; rounded up.
@@ -150,6 +162,8 @@ inline constexpr double setup_entries_per_constraint = 6.0;
 // jobs x witness + prover.
 memory_need prove_memory_need(std::string what, std::uint64_t params_bytes, const memory_estimate& e,
                               unsigned jobs_in_flight);
+// The same from the shape pass: estimate_params_bytes(shape) and estimate_memory(shape).
+memory_need prove_memory_need(std::string what, const r1cs::circuit_shape& shape, unsigned jobs_in_flight);
 
 // What this process may still allocate: MemAvailable of /proc/meminfo, or less where a
 // cgroup limit of this process's cgroup or an ancestor leaves less (v2: memory.max less

@@ -228,6 +228,42 @@ TEST(memory, estimates_match_the_vectors_of_a_small_circuit) {
     EXPECT_GT(s.total(), 2 * held);  // parameters, and the batch of G1 points they are copied from
 }
 
+// From the shape pass the parameters' size is exact, and the setup and prove estimates use the
+// densities and the matrices' entries.
+TEST(memory, estimates_from_the_shape_pass_are_exact_for_the_parameters) {
+    const r1cs::circuit_shape shape =
+        r1cs::shape_of([](r1cs::shape_pass& pass) { r1cs::hash_chain{steps, k, std::nullopt}.synthesize(pass); });
+    const groth16::parameters& p = params();
+    const std::uint64_t g1 = sizeof(groth16::g1_affine), g2 = sizeof(groth16::g2_affine);
+    const std::uint64_t held = g1 * (p.h.size() + p.l.size() + p.a.size() + p.b_g1.size() + p.vk.ic.size()) +
+                               g2 * p.b_g2.size();
+    EXPECT_EQ(estimate_params_bytes(shape), held);
+    EXPECT_EQ(p.a.size(), shape.a_query_size());
+    EXPECT_EQ(p.b_g2.size(), shape.b_query_size());
+    EXPECT_LE(estimate_params_bytes(shape),
+              estimate_params_bytes(shape.num_constraints(), shape.num_inputs(), shape.num_aux()));
+
+    r1cs::constraint_matrices<r1cs::vec_indexer> cs;
+    r1cs::hash_chain{steps, k, std::nullopt}.synthesize(cs);
+    cs.enforce_input_constraints();
+    const std::uint64_t entries = cs.a().num_entries() + cs.b().num_entries() + cs.c().num_entries();
+    EXPECT_EQ(shape.matrix_entries, entries);
+    const memory_need from_shape = setup_memory_need(shape);
+    const memory_need from_counts =
+        setup_memory_need(shape.num_constraints(), shape.num_inputs(), shape.num_aux(), entries);
+    ASSERT_EQ(from_shape.terms.size(), from_counts.terms.size());
+    EXPECT_EQ(from_shape.terms[0].bytes, held);
+    EXPECT_EQ(from_shape.terms[1].bytes, from_counts.terms[1].bytes);  // the matrices: the same entries
+    EXPECT_LE(from_shape.total(), from_counts.total());
+
+    const memory_estimate e = estimate_memory(shape);
+    const memory_estimate c = estimate_memory(shape.num_constraints(), shape.num_inputs(), shape.num_aux());
+    EXPECT_EQ(e.witness_bytes, c.witness_bytes);
+    EXPECT_GE(e.prover_bytes, c.prover_bytes);
+    const memory_need prove = prove_memory_need("proving", shape, 2);
+    EXPECT_EQ(prove.total(), held + 2 * e.witness_bytes + e.prover_bytes);
+}
+
 TEST(memory, check_names_the_step_the_terms_and_the_budget) {
     memory_need need = prove_memory_need("proving c1.json", 3ull << 30, {1ull << 30, 2ull << 30}, 1);
     EXPECT_EQ(need.total(), 6ull << 30);

@@ -68,8 +68,7 @@ c2_job::c2_job(c2_request request) : req_(std::move(request)) {
         if (!req_.hash_chain->x0) throw error(errc::bad_input, "the hash chain needs its witness x0");
         if (req_.params_path.empty()) throw error(errc::bad_input, "the hash chain has no cached parameters: give their path");
         inputs_.push_back({"hash-chain", "hash-chain", 1});
-        req_.hash_chain->synthesize(shape_);
-        shape_.enforce_input_constraints();
+        shape_ = r1cs::shape_of([&](r1cs::shape_pass& pass) { req_.hash_chain->synthesize(pass); });
     } else {
         std::map<std::string, int> stems;
         for (const std::string& path : req_.c1_paths) {
@@ -103,9 +102,7 @@ c2_job::c2_job(c2_request request) : req_(std::move(request)) {
         "proving " + std::to_string(jobs_total) + " partition" + (jobs_total > 1 ? "s" : "") + " of " +
             circuit_name() + " (" + std::to_string(shape_.num_constraints()) + " constraints each, " +
             std::to_string(in_flight) + " in flight)",
-        params_bytes ? params_bytes : estimate_params_bytes(shape_.num_constraints(), shape_.num_inputs(), shape_.num_aux()),
-        estimate_memory(shape_.num_constraints(), shape_.num_inputs(), shape_.num_aux()),
-        in_flight);
+        params_bytes ? params_bytes : estimate_params_bytes(shape_), estimate_memory(shape_), in_flight);
     if (in_flight > 1) need.advice = "fewer jobs in flight: each one holds a witness";
     check_memory(need, req_.memory_budget);
 
@@ -127,13 +124,11 @@ c2_job::c2_job(c2_request request) : req_(std::move(request)) {
         groth16::scoped_stage st(&prepare_, "load_params");
         params_ = std::make_unique<groth16::parameters>(groth16::read_parameters(params_path_, req_.flags.params_io));
     }
-    if (params_->num_inputs() != shape_.num_inputs() || params_->num_aux() != shape_.num_aux())
-        throw error(errc::bad_input,
-                    with_advice(params_path_ + " was made for another circuit (" + std::to_string(params_->num_inputs()) +
-                                    " inputs, " + std::to_string(params_->num_aux()) + " aux; " + circuit_name() +
-                                    " has " + std::to_string(shape_.num_inputs()) + " inputs, " +
-                                    std::to_string(shape_.num_aux()) + " aux)",
-                                req_.advice.other_circuit));
+    try {
+        check_params_circuit(*params_, shape_, params_path_);  // counts, query sizes, the structure's digest
+    } catch (const error& e) {
+        throw error(e.kind(), with_advice(e.what(), req_.advice.other_circuit));
+    }
     if (cfg_) pce_ = porep_pce_for(req_.flags, *cfg_, shape_, req_.progress);
 
     // The jobs: every partition of every input, `count` times.

@@ -6,7 +6,10 @@
 //   c2_job      prepares it: decodes and constructs the inputs, counts the circuit's shape,
 //               checks the memory before anything large is read, loads the parameters (the
 //               cache's entry unless a path is given) and checks their shape, loads the
-//               pre-compiled circuit for synth=pce
+//               pre-compiled circuit for synth=pce; the circuit's shape comes from the shape
+//               pass (r1cs/shape_pass.hpp: densities and the structure's digest, memoized per
+//               binary for PoRep), so memory is estimated exactly and parameters made for
+//               another circuit are refused by digest
 //   prove()     proves every partition of every input `count` times through prove_batch (a
 //               single proof is a batch of one) and returns the proofs, each job's stage report
 //               and the timeline; it can be called again (bench_prove times it)
@@ -31,6 +34,7 @@
 #include "porep/circuit.hpp"
 #include "porep/params.hpp"
 #include "r1cs/constraint_system.hpp"
+#include "r1cs/shape_pass.hpp"
 #include "r1cs/pce.hpp"
 #include "r1cs/test_circuits.hpp"
 
@@ -96,7 +100,7 @@ public:
     const std::vector<c2_input>& inputs() const noexcept { return inputs_; }
     std::string circuit_name() const;  // the registered proof, or "hash-chain (steps N)"
     const porep::porep_config* porep_config() const noexcept { return cfg_; }  // null for the hash chain
-    const r1cs::shape_counter& shape() const noexcept { return shape_; }
+    const r1cs::circuit_shape& shape() const noexcept { return shape_; }  // counts, densities, digest
     const std::string& params_path() const noexcept { return params_path_; }
     const groth16::parameters& params() const noexcept { return *params_; }
     std::size_t job_count() const noexcept { return job_names_.size(); }
@@ -116,7 +120,7 @@ private:
     std::vector<porep::c1_file> c1_files_;                    // PoRep: one per input
     std::vector<std::vector<porep::stacked_circuit>> circuits_;  // PoRep: per input, per partition
     const porep::porep_config* cfg_ = nullptr;
-    r1cs::shape_counter shape_;
+    r1cs::circuit_shape shape_;
     std::string params_path_;
     std::unique_ptr<groth16::parameters> params_;
     std::shared_ptr<const r1cs::precompiled_circuit> pce_;

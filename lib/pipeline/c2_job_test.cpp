@@ -17,6 +17,7 @@
 #include "groth16/verifier.hpp"
 #include "r1cs/constraint_matrices.hpp"
 #include "r1cs/proving_assignment.hpp"
+#include "r1cs/shape_pass.hpp"
 
 namespace c2lab::pipeline {
 namespace {
@@ -39,6 +40,7 @@ struct params_file {
         cs.enforce_input_constraints();
         rng g(steps);
         params = groth16::generate_parameters(cs, g);
+        params.circuit_digest = r1cs::shape_of([&](r1cs::shape_pass& p) { chain(steps, 0).synthesize(p); }).digest;
         groth16::write_parameters(path, params);
     }
     ~params_file() { fs::remove(path); }
@@ -143,6 +145,19 @@ TEST(c2_job, bad_requests_are_refused_naming_what_is_wrong) {
     EXPECT_EQ(kind_of([&] { c2_job{other}; }, &m), errc::bad_input);
     EXPECT_NE(m.find("made for another circuit"), std::string::npos) << m;
     EXPECT_NE(m.find("(the advice)"), std::string::npos) << m;
+
+    // The same counts, another structure (a digest recorded for another circuit): refused.
+    {
+        groth16::parameters p = file_200().params;
+        p.circuit_digest[0] ^= 1;
+        const std::string path = file_200().path + ".other";
+        groth16::write_parameters(path, p);
+        c2_request same_counts = chain_request(1);
+        same_counts.params_path = path;
+        EXPECT_EQ(kind_of([&] { c2_job{same_counts}; }, &m), errc::bad_input);
+        EXPECT_NE(m.find("another structure"), std::string::npos) << m;
+        fs::remove(path);
+    }
 
     // Over the memory budget: refused before the parameters are read, with the terms.
     c2_request small = chain_request(1);

@@ -9,11 +9,13 @@
 #include <cstring>
 
 #include "core/error.hpp"
+#include "core/hex.hpp"
 #include "core/rng.hpp"
 #include "groth16/params_file.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/vk_file.hpp"
 #include "pipeline/batch.hpp"
+#include "pipeline/shape_memo.hpp"
 #include "porep/circuit.hpp"
 #include "r1cs/constraint_matrices.hpp"
 
@@ -28,21 +30,59 @@ fs::path cache_dir() {
     return fs::path(".c2lab-cache");
 }
 
-r1cs::shape_counter count_porep_shape(const porep::porep_config& cfg) {
-    r1cs::shape_counter sc;
-    porep::stacked_circuit::blank(cfg).synthesize(sc);
-    sc.enforce_input_constraints();
-    return sc;
+r1cs::circuit_shape synthesize_porep_shape(const porep::porep_config& cfg) {
+    return r1cs::shape_of([&](r1cs::shape_pass& pass) { porep::stacked_circuit::blank(cfg).synthesize(pass); });
 }
 
-std::string params_path(const std::string& name, const r1cs::shape_counter& sc) {
-    const std::string file = name + "-c" + std::to_string(sc.num_constraints()) + "-i" + std::to_string(sc.num_inputs()) +
-                             "-a" + std::to_string(sc.num_aux()) + ".params";
-    return (cache_dir() / "params" / file).string();
+r1cs::circuit_shape count_porep_shape(const porep::porep_config& cfg, bool* from_memo) {
+    if (from_memo) *from_memo = false;
+    const std::string id = is_registered_config(cfg) ? binary_build_id() : std::string();
+    if (id.empty()) return synthesize_porep_shape(cfg);
+    const std::string memo = shape_memo_path(cfg.registered_proof);
+    try {
+        if (auto s = read_shape_memo(memo, cfg.registered_proof, id)) {
+            if (from_memo) *from_memo = true;
+            return *s;
+        }
+    } catch (const error& e) {
+        if (e.kind() != errc::bad_input && e.kind() != errc::io) throw;
+        // Malformed or unreadable: made again below.
+    }
+    const r1cs::circuit_shape s = synthesize_porep_shape(cfg);
+    try {
+        write_shape_memo(memo, cfg.registered_proof, id, s);
+    } catch (const error&) {
+        // The memo only saves time: a cache that cannot be written leaves the shape as it is.
+    }
+    return s;
 }
 
-std::string porep_params_path(const porep::porep_config& cfg, const r1cs::shape_counter& sc) {
-    return params_path(cfg.registered_proof, sc);
+std::string params_path(const std::string& name, const r1cs::circuit_shape& shape) {
+    return (cache_dir() / "params" / (name + "-" + shape.digest_key() + ".params")).string();
+}
+
+std::string porep_params_path(const porep::porep_config& cfg, const r1cs::circuit_shape& shape) {
+    return params_path(cfg.registered_proof, shape);
+}
+
+void check_params_circuit(const groth16::parameters& params, const r1cs::circuit_shape& shape,
+                          const std::string& path) {
+    if (params.num_inputs() != shape.num_inputs() || params.num_aux() != shape.num_aux() ||
+        params.a.size() != shape.a_query_size() || params.b_g1.size() != shape.b_query_size())
+        throw error(errc::bad_input, path + " was made for another circuit (" + std::to_string(params.num_inputs()) +
+                                         " inputs, " + std::to_string(params.num_aux()) + " aux, a " +
+                                         std::to_string(params.a.size()) + " and b " +
+                                         std::to_string(params.b_g1.size()) + " points; this circuit has " +
+                                         std::to_string(shape.num_inputs()) + " inputs, " +
+                                         std::to_string(shape.num_aux()) + " aux, a " +
+                                         std::to_string(shape.a_query_size()) + " and b " +
+                                         std::to_string(shape.b_query_size()) + ")");
+    const bool recorded = params.circuit_digest != std::array<uint8_t, 32>{};  // zeros: made without one
+    if (recorded && params.circuit_digest != shape.digest)
+        throw error(errc::bad_input,
+                    path + " was made for another circuit: its circuit digest is " + to_hex(params.circuit_digest) +
+                        ", this circuit's is " + shape.digest_hex() +
+                        " (the same counts, another structure: the parameters must be made again)");
 }
 
 namespace {
@@ -109,14 +149,14 @@ cached_params ensure_cached_params(const std::string& path, const std::function<
 
 std::string ensure_porep_params(const porep::porep_config& cfg, uint64_t seed,
                                 const std::function<void(const std::string&)>& progress) {
-    const r1cs::shape_counter sc = count_porep_shape(cfg);
+    const r1cs::circuit_shape sc = count_porep_shape(cfg);
     auto say = [&](const std::string& line) {
         if (progress) progress(line);
     };
     const auto make = [&](const std::string& path) {
         say("no cached parameters for " + cfg.registered_proof + "; generating " + path + " (" +
             std::to_string(sc.num_constraints()) + " constraints)");
-        memory_need need = setup_memory_need(sc.num_constraints(), sc.num_inputs(), sc.num_aux());
+        memory_need need = setup_memory_need(sc);
         need.what = "setup of " + cfg.registered_proof;
         check_memory(need, 0);
         r1cs::constraint_matrices<> cs;
@@ -125,7 +165,8 @@ std::string ensure_porep_params(const porep::porep_config& cfg, uint64_t seed,
         rng g(seed);
         groth16::setup_config scfg;
         scfg.progress = say;
-        const groth16::parameters params = groth16::generate_parameters(cs, g, scfg);
+        groth16::parameters params = groth16::generate_parameters(cs, g, scfg);
+        params.circuit_digest = sc.digest;
         say("writing " + path + " and its .vk");
         groth16::write_parameters_and_vk(path, params);
     };

@@ -1,10 +1,13 @@
 // The Groth16 parameters cache of the PoRep circuits, shared by `c2lab setup --c1`,
-// `c2lab prove --c1` and bench_prove: one file per circuit shape under
+// `c2lab prove --c1` and bench_prove: one file per circuit structure under
 //   $C2LAB_CACHE_DIR, else $XDG_CACHE_HOME/c2lab, else $HOME/.cache/c2lab, else ./.c2lab-cache
-// then params/<registered proof>-c<constraints>-i<inputs>-a<aux>.params, its verifying key
-// beside it as <entry>.vk (groth16/vk_file.hpp). A change to the
-// circuit changes the counts, and so the name; the file itself is versioned and checksummed
-// (groth16/params_file.hpp) and written atomically.
+// then params/<registered proof>-<key>.params, key = the first 16 hex digits of the digest
+// of the circuit's structure (r1cs/shape_pass.hpp: every term of every constraint, and the
+// counts), its verifying key beside it as <entry>.vk (groth16/vk_file.hpp) and the
+// pre-compiled circuit as <entry without .params>.pce (pce_cache.hpp). Any change to the
+// circuit, even one that keeps its counts, changes the name. The file itself is versioned and
+// checksummed (groth16/params_file.hpp), written atomically, and records the whole digest:
+// check_params_circuit refuses parameters made for another circuit, wherever they come from.
 //
 // Processes share the cache: an entry is made under an exclusive flock of <entry>.lock (the
 // lock file stays; the kernel releases the lock when its holder ends, however it ends), and
@@ -17,20 +20,31 @@
 #include <functional>
 #include <string>
 
+#include "groth16/keys.hpp"
 #include "porep/params.hpp"
-#include "r1cs/constraint_system.hpp"
+#include "r1cs/shape_pass.hpp"
 
 namespace c2lab::pipeline {
 
 std::filesystem::path cache_dir();
 
-// The PoRep circuit's shape (constraints, inputs, aux; input constraints included): a
-// shape-only synthesis of the blank circuit (seconds for 32 GiB).
-r1cs::shape_counter count_porep_shape(const porep::porep_config& cfg);
+// The PoRep circuit's shape (counts with the input constraints, densities, entries, digest):
+// the shape pass over the blank circuit, memoized on disk for a registered proof
+// (shape_memo.hpp: per registered proof and build id of the binary).
+// *from_memo (when given) says whether the shape came from the memo.
+r1cs::circuit_shape count_porep_shape(const porep::porep_config& cfg, bool* from_memo = nullptr);
+// The same, always synthesized (no memo).
+r1cs::circuit_shape synthesize_porep_shape(const porep::porep_config& cfg);
 
-std::string porep_params_path(const porep::porep_config& cfg, const r1cs::shape_counter& sc);
-// The entry of any circuit: params/<name>-c<constraints>-i<inputs>-a<aux>.params.
-std::string params_path(const std::string& name, const r1cs::shape_counter& sc);
+std::string porep_params_path(const porep::porep_config& cfg, const r1cs::circuit_shape& shape);
+// The entry of any circuit: params/<name>-<shape.digest_key()>.params.
+std::string params_path(const std::string& name, const r1cs::circuit_shape& shape);
+
+// errc::bad_input naming `path` when params were made for another circuit than `shape`: a
+// recorded digest that differs, or other counts (parameters made without a digest, all
+// zeros, are checked by their counts alone).
+void check_params_circuit(const groth16::parameters& params, const r1cs::circuit_shape& shape,
+                          const std::string& path);
 
 struct cached_params {
     std::string path;

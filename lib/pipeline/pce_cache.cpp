@@ -9,42 +9,48 @@ namespace c2lab::pipeline {
 
 namespace fs = std::filesystem;
 
-std::string porep_pce_path(const porep::porep_config& cfg, const r1cs::shape_counter& sc) {
-    fs::path p = porep_params_path(cfg, sc);
+std::string porep_pce_path(const porep::porep_config& cfg, const r1cs::circuit_shape& shape) {
+    fs::path p = porep_params_path(cfg, shape);
     p.replace_extension(".pce");
     return p.string();
 }
 
-r1cs::precompiled_circuit build_porep_pce(const porep::porep_config& cfg) {
+std::string porep_pce_tag(const porep::porep_config& cfg, const r1cs::circuit_shape& shape) {
+    return cfg.registered_proof + " " + shape.digest_hex();
+}
+
+r1cs::precompiled_circuit build_porep_pce(const porep::porep_config& cfg, std::string tag) {
     r1cs::constraint_matrices<> cs;
     porep::stacked_circuit::blank(cfg).synthesize(cs);
     cs.enforce_input_constraints();
-    return r1cs::precompiled_circuit::from_matrices(cs, cfg.registered_proof);
+    return r1cs::precompiled_circuit::from_matrices(cs, tag.empty() ? cfg.registered_proof : std::move(tag));
 }
 
 std::shared_ptr<const r1cs::precompiled_circuit> ensure_porep_pce(
-    const porep::porep_config& cfg, const r1cs::shape_counter& sc,
+    const porep::porep_config& cfg, const r1cs::circuit_shape& sc,
     const std::function<void(const std::string&)>& progress) {
     auto say = [&](const std::string& line) {
         if (progress) progress(line);
     };
     const std::string path = porep_pce_path(cfg, sc);
+    const std::string tag = porep_pce_tag(cfg, sc);
     const r1cs::capacity_hint shape = sc.hint();
     // Made under the entry's lock (params_cache.hpp), so processes sharing the cache build it once.
     std::shared_ptr<const r1cs::precompiled_circuit> built;
     auto make = [&](const std::string& to) {
         say("building the pre-compiled circuit of " + cfg.registered_proof + " into " + to);
-        auto p = std::make_shared<const r1cs::precompiled_circuit>(build_porep_pce(cfg));
-        if (p->shape() != shape)
-            throw error(errc::internal,
-                        "pre-compiled " + cfg.registered_proof + ": its shape differs from the counted one");
+        auto p = std::make_shared<const r1cs::precompiled_circuit>(build_porep_pce(cfg, tag));
+        if (p->shape() != shape || p->a_aux_density().count() != sc.a_aux_density ||
+            p->b_input_density().count() != sc.b_input_density || p->b_aux_density().count() != sc.b_aux_density)
+            throw error(errc::internal, "pre-compiled " + cfg.registered_proof +
+                                            ": its shape or densities differ from the shape pass's");
         fs::create_directories(fs::path(to).parent_path());
         p->save(to);
         built = std::move(p);
     };
     auto load = [&] {
         return std::make_shared<const r1cs::precompiled_circuit>(
-            r1cs::precompiled_circuit::load(path, &shape, &cfg.registered_proof));
+            r1cs::precompiled_circuit::load(path, &shape, &tag));
     };
     // The cache's lines name parameters: only the wait is worth a line here, renamed.
     auto lock_progress = [&](const std::string& line) {
@@ -64,7 +70,7 @@ std::shared_ptr<const r1cs::precompiled_circuit> ensure_porep_pce(
 }
 
 std::shared_ptr<const r1cs::precompiled_circuit> porep_pce_for(
-    const flag_values& flags, const porep::porep_config& cfg, const r1cs::shape_counter& sc,
+    const flag_values& flags, const porep::porep_config& cfg, const r1cs::circuit_shape& sc,
     const std::function<void(const std::string&)>& progress) {
     if (flags.synth != r1cs::synth_mode::pce) return nullptr;
     return ensure_porep_pce(cfg, sc, progress);

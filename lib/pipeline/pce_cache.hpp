@@ -1,7 +1,9 @@
 // The pre-compiled PoRep circuits (r1cs/pce.hpp, flag synth=pce), cached like the parameters
-// (params_cache.hpp): one file per circuit shape, in the same directory,
-//   <cache_dir()>/params/<registered proof>-c<constraints>-i<inputs>-a<aux>.pce
-// versioned, checksummed and written atomically; built on first use (2 KiB: seconds).
+// (params_cache.hpp): one file per circuit structure, in the same directory,
+//   <cache_dir()>/params/<registered proof>-<first 16 hex digits of the circuit digest>.pce
+// versioned, checksummed and written atomically; built on first use (2 KiB: seconds). Its tag
+// (r1cs/pce.hpp) is "<registered proof> <the whole digest in hex>" (porep_pce_tag), checked on
+// load: a file of another circuit is refused and rebuilt.
 //
 // synthesize_porep_job: one partition's prepared job, the way the flags say: synth=direct
 // synthesizes into a proving assignment (lc_indexer, presize); synth=pce into a
@@ -21,21 +23,23 @@
 
 namespace c2lab::pipeline {
 
-std::string porep_pce_path(const porep::porep_config& cfg, const r1cs::shape_counter& sc);
+std::string porep_pce_path(const porep::porep_config& cfg, const r1cs::circuit_shape& shape);
+std::string porep_pce_tag(const porep::porep_config& cfg, const r1cs::circuit_shape& shape);
 
-// The blank circuit's matrices (input rows included), compiled; tag = the registered proof.
-r1cs::precompiled_circuit build_porep_pce(const porep::porep_config& cfg);
+// The blank circuit's matrices (input rows included), compiled, with the given tag (empty:
+// the registered proof).
+r1cs::precompiled_circuit build_porep_pce(const porep::porep_config& cfg, std::string tag = {});
 
 // The cached pre-compiled circuit of cfg's shape (sc: count_porep_shape(cfg)), built and
 // saved first when the cache has none. A cached file that is refused (corrupt, another
 // format version, another shape) is rebuilt and replaced; progress gets a line saying why.
 std::shared_ptr<const r1cs::precompiled_circuit> ensure_porep_pce(
-    const porep::porep_config& cfg, const r1cs::shape_counter& sc,
+    const porep::porep_config& cfg, const r1cs::circuit_shape& shape,
     const std::function<void(const std::string&)>& progress = {});
 
 // ensure_porep_pce when flags.synth is pce, nullptr for direct (what synthesize_porep_job takes).
 std::shared_ptr<const r1cs::precompiled_circuit> porep_pce_for(
-    const flag_values& flags, const porep::porep_config& cfg, const r1cs::shape_counter& sc,
+    const flag_values& flags, const porep::porep_config& cfg, const r1cs::circuit_shape& shape,
     const std::function<void(const std::string&)>& progress = {});
 
 // A job of the pre-compiled path: the witness and a, b, c from the product; the densities

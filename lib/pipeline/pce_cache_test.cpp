@@ -43,7 +43,7 @@ bool same(std::span<const ff::fr> x, std::span<const ff::fr> y) { return std::eq
 
 TEST_F(pce_cache, builds_reloads_and_rebuilds_a_corrupt_file) {
     const porep::porep_config& cfg = porep::config_for_sector(2048);
-    const r1cs::shape_counter sc = count_porep_shape(cfg);
+    const r1cs::circuit_shape sc = count_porep_shape(cfg);
     const std::string path = porep_pce_path(cfg, sc);
     EXPECT_EQ(fs::path(path).parent_path(), fs::path(porep_params_path(cfg, sc)).parent_path());
     EXPECT_EQ(fs::path(path).extension(), ".pce");
@@ -53,6 +53,15 @@ TEST_F(pce_cache, builds_reloads_and_rebuilds_a_corrupt_file) {
     const auto built = ensure_porep_pce(cfg, sc, progress);
     ASSERT_TRUE(fs::exists(path));
     EXPECT_EQ(built->shape(), sc.hint());
+    EXPECT_EQ(built->tag(), porep_pce_tag(cfg, sc));  // the registered proof and the whole digest
+    EXPECT_NE(path.find(sc.digest_key()), std::string::npos) << path;
+    EXPECT_EQ(built->b_aux_density().count(), sc.b_aux_density);
+    {  // the file of another structure is refused by its tag
+        r1cs::circuit_shape other = sc;
+        other.digest[31] ^= 1;
+        const std::string other_tag = porep_pce_tag(cfg, other);
+        EXPECT_THROW(r1cs::precompiled_circuit::load(path, nullptr, &other_tag), error);
+    }
     said.clear();
     const auto loaded = ensure_porep_pce(cfg, sc, progress);
     EXPECT_TRUE(said.empty());  // from the file, silently
@@ -73,7 +82,7 @@ TEST_F(pce_cache, builds_reloads_and_rebuilds_a_corrupt_file) {
 
 TEST_F(pce_cache, pce_and_direct_jobs_give_the_prover_the_same_witness) {
     const porep::porep_config& cfg = porep::config_for_sector(2048);
-    const r1cs::shape_counter sc = count_porep_shape(cfg);
+    const r1cs::circuit_shape sc = count_porep_shape(cfg);
     const porep::c1_file file = porep::generate_c1(cfg, 1);
     const porep::stacked_circuit c = porep::construct_circuit(cfg, file.phase1_out, 0);
     flag_values direct, pce;

@@ -40,6 +40,7 @@
 #include "porep/vanilla_proof.hpp"
 #include "r1cs/constraint_matrices.hpp"
 #include "r1cs/proving_assignment.hpp"
+#include "r1cs/shape_pass.hpp"
 #include "r1cs/witness_assignment.hpp"
 
 namespace c2lab::porep {
@@ -298,6 +299,7 @@ void stacked_circuit::synthesize(CS& cs) const {
 // circuit_synth_*.cpp (the circuit is large: compiling it in every user would multiply the
 // build time); other systems (e.g. the test system) instantiate it where they are used.
 extern template void stacked_circuit::synthesize(r1cs::shape_counter&) const;
+extern template void stacked_circuit::synthesize(r1cs::shape_pass&) const;
 extern template void stacked_circuit::synthesize(r1cs::constraint_matrices<r1cs::vec_indexer>&) const;
 extern template void stacked_circuit::synthesize(r1cs::proving_assignment<r1cs::vec_indexer>&) const;
 extern template void stacked_circuit::synthesize(r1cs::proving_assignment<r1cs::smallvec_indexer<1>>&) const;
