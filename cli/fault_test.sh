@@ -202,11 +202,11 @@ no_temps "full disk" "$T"
 # --- memory ------------------------------------------------------------------------------------
 expect 2 "setup over --memory-budget" "$BIN" setup --circuit hash-chain --steps $S_SMALL -o "$T/mem.params" \
   --memory-budget 1MiB && has "$T/err" "setup over --memory-budget" "setup of hash-chain needs about" &&
-  has "$T/err" "setup over --memory-budget" "more than the 1.00 MiB of --memory-budget"
+  has "$T/err" "setup over --memory-budget" "more than the 1.00 MiB of the memory budget"
 [ -e "$T/mem.params" ] && fail "setup over --memory-budget wrote $T/mem.params"
 grep -q "recording" "$T/err" && fail "setup over --memory-budget: refused only after recording the matrices"
 expect 2 "cache setup over --memory-budget" env C2LAB_CACHE_DIR="$T/cache-mem" "$BIN" setup --circuit hash-chain \
-  --steps $S_SMALL --memory-budget 0.001 && has "$T/err" "cache setup over --memory-budget" "--memory-budget"
+  --steps $S_SMALL --memory-budget 0.001 && has "$T/err" "cache setup over --memory-budget" "the memory budget"
 [ -z "$(compgen -G "$T/cache-mem/params/*.params")" ] || fail "cache setup over --memory-budget: an entry was made"
 expect 2 "prove over --memory-budget" "$BIN" prove --params "$T/params.bin" --steps $S --x0 3 -o "$T/mem.proof" \
   --memory-budget 1MiB && has "$T/err" "prove over --memory-budget" "needs about" &&
@@ -214,7 +214,7 @@ expect 2 "prove over --memory-budget" "$BIN" prove --params "$T/params.bin" --st
 [ -e "$T/mem.proof" ] && fail "prove over --memory-budget wrote $T/mem.proof"
 expect 2 "prove --c1 over --memory-budget" "$BIN" prove --c1 "$T/c1.json" -o "$T/mem.proof" --memory-budget 64MiB &&
   has "$T/err" "prove --c1 over --memory-budget" "StackedDrg2KiBV1_1" &&
-  has "$T/err" "prove --c1 over --memory-budget" "more than the 64.00 MiB of --memory-budget"
+  has "$T/err" "prove --c1 over --memory-budget" "more than the 64.00 MiB of the memory budget"
 [ -e "$T/mem.proof" ] && fail "prove --c1 over --memory-budget wrote $T/mem.proof"
 expect 2 "bad --memory-budget" "$BIN" prove --params "$T/params.bin" --steps $S --x0 3 -o "$T/mem.proof" \
   --memory-budget 1XB && has "$T/err" "bad --memory-budget" "not a memory size"

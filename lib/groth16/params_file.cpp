@@ -326,7 +326,7 @@ parameters decode(const std::string& path, std::span<const uint8_t> bytes, const
     if (version == 1)
         bad(path, "version 1, written before parameters files recorded the digest of their circuit's structure "
                   "(this build reads version " + std::to_string(params_file_version) +
-                  "); make them again (c2lab setup, --force for a cached entry)");
+                  "); they must be made again");
     if (version != params_file_version)
         bad(path, "unsupported version " + std::to_string(version) + " (this build reads version " +
                       std::to_string(params_file_version) + ")");

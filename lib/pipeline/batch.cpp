@@ -363,7 +363,7 @@ void check_memory(const memory_need& need, std::uint64_t budget_bytes) {
     memory_available have;
     if (given) {
         have.bytes = budget_bytes;
-        have.source = "--memory-budget";
+        have.source = "the memory budget";
     } else {
         have = available_memory();
     }
@@ -375,9 +375,9 @@ void check_memory(const memory_need& need, std::uint64_t budget_bytes) {
     for (std::size_t i = 0; i < need.terms.size(); ++i)
         m << (i ? " + " : "") << need.terms[i].name << " " << format_bytes(need.terms[i].bytes);
     m << "), more than the " << format_bytes(have.bytes)
-      << (given ? " of --memory-budget" : " this machine has available (" + have.source + ")");
+      << (given ? " of the memory budget" : " this machine has available (" + have.source + ")");
     std::string advice = need.advice;
-    if (given) advice += (advice.empty() ? "" : " or ") + std::string("raise --memory-budget");
+    if (given) advice += (advice.empty() ? "" : " or ") + std::string("raise the memory budget");
     if (!advice.empty()) m << "; " << advice;
     throw error(errc::resource, m.str());
 }
@@ -385,7 +385,7 @@ void check_memory(const memory_need& need, std::uint64_t budget_bytes) {
 void check_memory_budget(std::uint64_t params_bytes, const memory_estimate& e, unsigned jobs,
                          std::uint64_t budget_bytes) {
     memory_need need = prove_memory_need("the batch", params_bytes, e, jobs);
-    need.advice = std::string("lower --jobs") + (jobs > 1 ? " (each job in flight holds a witness)" : "");
+    need.advice = std::string("fewer jobs in flight") + (jobs > 1 ? " (each one holds a witness)" : "");
     check_memory(need, budget_bytes);
 }
 

@@ -138,7 +138,7 @@ struct memory_term {
 struct memory_need {
     std::string what;    // "the batch", "setup of StackedDrg2KiBV1_1", ...
     std::vector<memory_term> terms;
-    std::string advice;  // appended to a refusal, e.g. "lower --jobs"
+    std::string advice;  // appended to a refusal, e.g. "fewer jobs in flight"
     std::uint64_t total() const;
 };
 

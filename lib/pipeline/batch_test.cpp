@@ -188,8 +188,8 @@ TEST(batch, memory_estimate_and_budget) {
         EXPECT_EQ(ex.kind(), errc::resource);
         const std::string m = ex.what();
         EXPECT_NE(m.find("3 job(s)"), std::string::npos) << m;
-        EXPECT_NE(m.find("--memory-budget"), std::string::npos) << m;
-        EXPECT_NE(m.find("lower --jobs"), std::string::npos) << m;
+        EXPECT_NE(m.find("of the memory budget"), std::string::npos) << m;
+        EXPECT_NE(m.find("fewer jobs in flight"), std::string::npos) << m;
     }
     EXPECT_GT(available_memory_bytes(), 0u);  // Linux: /proc/meminfo
 }
@@ -279,7 +279,7 @@ TEST(memory, check_names_the_step_the_terms_and_the_budget) {
                           0),
                   0u)
             << m;
-        EXPECT_NE(m.find("raise --memory-budget"), std::string::npos) << m;
+        EXPECT_NE(m.find("raise the memory budget"), std::string::npos) << m;
     }
 }
 

@@ -77,8 +77,7 @@ void check_params_circuit(const groth16::parameters& params, const r1cs::circuit
                                          std::to_string(shape.num_aux()) + " aux, a " +
                                          std::to_string(shape.a_query_size()) + " and b " +
                                          std::to_string(shape.b_query_size()) + ")");
-    const bool recorded = params.circuit_digest != std::array<uint8_t, 32>{};  // zeros: made without one
-    if (recorded && params.circuit_digest != shape.digest)
+    if (params.circuit_digest != shape.digest)  // zeros (made without one) included: nothing stale is used
         throw error(errc::bad_input,
                     path + " was made for another circuit: its circuit digest is " + to_hex(params.circuit_digest) +
                         ", this circuit's is " + shape.digest_hex() +

@@ -41,8 +41,8 @@ std::string porep_params_path(const porep::porep_config& cfg, const r1cs::circui
 std::string params_path(const std::string& name, const r1cs::circuit_shape& shape);
 
 // errc::bad_input naming `path` when params were made for another circuit than `shape`: a
-// recorded digest that differs, or other counts (parameters made without a digest, all
-// zeros, are checked by their counts alone).
+// recorded digest that differs (parameters made without one, all zeros, included), or other
+// counts.
 void check_params_circuit(const groth16::parameters& params, const r1cs::circuit_shape& shape,
                           const std::string& path);
 
