@@ -21,10 +21,13 @@
 #include <sstream>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 #include "commands.hpp"
 #include "core/error.hpp"
 #include "core/file.hpp"
 #include "io.hpp"
+#include "regressions/history.hpp"
 #include "pipeline/test_flags.hpp"
 #include "regressions/ab.hpp"
 
@@ -214,6 +217,46 @@ std::string resolve_binary(const ab_args& a) {
                                      list_dirs(dirs) + "; pass --binary");
 }
 
+// Records each variant's measured samples in the results history as one run of kind ab (its
+// flags and allocator in the context: one series per variant); a failure to record is a
+// warning, the A/B result stands.
+void record_variants(const std::vector<ab::variant>& variants, const ab::collection& data, const ab::run_info& info,
+                     const fs::path& out_dir) {
+    nlohmann::json base = nlohmann::json::parse(data.context_json.empty() ? std::string("{}") : data.context_json, nullptr,
+                                                false);
+    if (!base.is_object()) base = nlohmann::json::object();
+    for (const auto& [k, v] : info.machine)
+        if (k == "cpu_model") base[k] = v;
+    if (!base.contains("num_cpus")) base["num_cpus"] = std::thread::hardware_concurrency();
+    base["build_type"] = C2LAB_BUILD_TYPE;
+    base["compiler"] = std::string("c++ ") + __VERSION__;
+    if (!info.commit.empty()) base["commit"] = info.commit.substr(0, 7);
+    base["date"] = info.started_utc;
+    const std::string db = regressions::default_history_path();
+    try {
+        auto store = regressions::open_history(db);
+        std::vector<std::int64_t> ids;
+        for (std::size_t k = 0; k < variants.size(); ++k) {
+            nlohmann::json ctx = base;
+            for (const auto& [name, value] : variants[k].flags) ctx["flag." + name] = value;
+            ctx["allocator"] = variants[k].allocator;
+            nlohmann::json rows = nlohmann::json::array();
+            for (const ab::run_record& r : data.runs) {
+                if (r.warmup || r.variant != k) continue;
+                for (const ab::bench_value& b : r.benchmarks)
+                    rows.push_back({{"name", b.name}, {"run_name", b.name}, {"run_type", "iteration"},
+                                    {"real_time", b.real_time_ns}, {"cpu_time", b.cpu_time_ns}, {"time_unit", "ns"}});
+            }
+            const std::string text = nlohmann::json({{"context", ctx}, {"benchmarks", rows}}).dump();
+            ids.push_back(store->record(regressions::history_record_of_texts(
+                {{(out_dir / ("variant-" + std::to_string(k + 1))).string(), text}}, out_dir.string(), "ab")));
+        }
+        std::cerr << "[ab] recorded in the history " << db << " as run(s) " << ids.front() << ".." << ids.back() << "\n";
+    } catch (const error& e) {
+        std::cerr << "warning: the A/B runs were not recorded in the history: " << e.what() << "\n";
+    }
+}
+
 void write_text(const fs::path& p, const std::string& s) {
     write_text_atomic(p.string(), s);
 }
@@ -292,6 +335,7 @@ int run_ab(const ab_args& a) {
     write_text(out_dir / "ab.svg", ab::svg(r, info));
     std::cout << (a.json ? js : md);
     std::cerr << "[ab] wrote " << (out_dir / "ab.md").string() << ", ab.svg, ab.json\n";
+    if (!a.no_history) record_variants(variants, data, info, out_dir);
     if (a.fail_on == "slower" && r.count(ab::outcome::slower) > 0) return exit_regression;
     return exit_ok;
 }

@@ -308,6 +308,11 @@ if [ -x "$BENCH_DIR/bench_r1cs" ]; then
     --flag lc_indexer=vec,smallvec2 --rounds 2 --min-time 0.01 --out "$T/ab2" --json &&
     python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert len(j["results"])==2' "$T/out" ||
     fail "ab --json: stdout is not ab.json"
+  # Each ab run records one history run per variant (kind ab): 2 runs x 2 variants.
+  expect 0 "ab recorded" "$BIN" history list && [ "$(grep -cE " ab +.* $T/ab2?\$" "$T/out")" = 4 ] ||
+    fail "ab: not 4 recorded runs of kind ab from $T/ab and $T/ab2: $(cat "$T/out")"
+  expect 0 "ab series per variant" "$BIN" history list --bench '/smallvec2/presize:off/steps:4096' &&
+    [ "$(grep -cE '^ +[0-9]+  20' "$T/out")" = 2 ] || fail "ab: the smallvec2 variant's series is not 2 runs: $(cat "$T/out")"
   expect 2 "ab filter matches nothing" "$BIN" ab --binary "$BENCH_DIR/bench_r1cs" --filter 'no-such-benchmark' \
     --flag lc_indexer=vec,smallvec2 --rounds 2 --min-time 0.01 --out "$T/ab3" &&
     has "$T/err" "ab filter matches nothing" "no-such-benchmark"

@@ -146,6 +146,7 @@ struct ab_args {
     double alpha = 0.05;
     double margin = 0.02;
     std::string fail_on;    // "slower": exit 1 when a variant is slower than the baseline
+    bool no_history = false;  // do not record the variants' samples in the results history
     bool json = false;
     std::vector<std::string> command_line;  // recorded in ab.json
 };

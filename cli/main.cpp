@@ -484,6 +484,9 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({std::string("slower")}))
         ->type_name("slower");
     s_ab->add_flag("--json", abx.json, "print ab.json on stdout instead of the markdown table");
+    s_ab->add_flag("--no-history", abx.no_history,
+                   "do not record the variants' samples in the results history ($C2LAB_DB, else $C2LAB_HISTORY, else "
+                   "results/history.sqlite; one run of kind ab per variant)");
     s_ab->footer(
         "Method: the variants are the cross product of every --flag list and the --allocator list; the\n"
         "baseline is the first value of each (glibc first). Each round runs every variant once, each as a\n"

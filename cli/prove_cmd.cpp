@@ -51,7 +51,8 @@ struct min_avg_max {
 nlohmann::json run_context() {
     nlohmann::json c;
     for (const auto& [k, v] : machine_info())
-        if (k == "cpu_model" || k == "num_cpus") c[k] = v;
+        if (k == "cpu_model") c[k] = v;
+    c["num_cpus"] = std::thread::hardware_concurrency();
     c["build_type"] = C2LAB_BUILD_TYPE;
     c["compiler"] = std::string("c++ ") + __VERSION__;
     c["date"] = utc_stamp("%Y-%m-%dT%H:%M:%S+00:00");

@@ -361,10 +361,15 @@ bench_run parse_prove_json(std::string_view text, const std::string& source) {
     run.machine.cpu_model = ctx("cpu_model");
     run.machine.build_type = ctx("build_type");
     run.machine.compiler = ctx("compiler");
-    try {
-        run.machine.num_cpus = ctx("num_cpus").empty() ? 0 : std::stoll(ctx("num_cpus"));
-    } catch (const std::exception&) {
-        throw bad("context.num_cpus is not a number");
+    const std::string cpus = ctx("num_cpus");
+    if (!cpus.empty()) {
+        std::size_t used = 0;
+        try {
+            run.machine.num_cpus = std::stoll(cpus, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used != cpus.size()) throw bad("context.num_cpus is not an integer");
     }
     return run;
 }
