@@ -275,7 +275,7 @@ TEST(memory, check_names_the_step_the_terms_and_the_budget) {
         EXPECT_EQ(ex.kind(), errc::resource);
         const std::string m = ex.what();
         EXPECT_EQ(m.rfind("proving c1.json needs about 6.00 GiB (parameters 3.00 GiB + witness 1.00 GiB + prover "
-                          "2.00 GiB), more than the 1.00 MiB of --memory-budget",
+                          "2.00 GiB), more than the 1.00 MiB of the memory budget",
                           0),
                   0u)
             << m;
