@@ -151,6 +151,19 @@ struct ab_args {
     std::vector<std::string> command_line;  // recorded in ab.json
 };
 
+// `c2lab bisect`: the first commit between good and bad that made a benchmark slower.
+struct bisect_args {
+    std::string good, bad;         // revisions, good an ancestor of bad
+    std::string filter;            // --benchmark_filter of the benchmark to follow
+    std::string binary;            // the benchmark binary's path in a built worktree
+    std::string build_cmd = "scripts/build.sh release";  // run by bash in each commit's worktree
+    std::vector<std::string> flags;  // engine flags passed to both binaries
+    std::size_t rounds = 10;       // A/B rounds per step (doubled once when inconclusive)
+    double min_time = 0.1;
+    double margin = 0.02;
+    std::string work;              // worktrees and logs; empty: <repository>/build/bisect
+};
+
 struct baseline_update_args {
     std::string from;              // results/runs/<stamp>
     std::string machine;           // empty: derived from the fingerprint
@@ -179,6 +192,7 @@ int run_verify(const verify_args& a);
 int run_export_vk(const export_vk_args& a);
 int run_porep_export_vk(const export_vk_args& a);  // porep_cmd.cpp: --c1
 int run_flags();
+int run_bisect(const bisect_args& a);  // bisect_cmd.cpp
 int run_gate(const gate_args& a);                        // gate_cmd.cpp: 0 pass, 1 regression
 int run_baseline_update(const baseline_update_args& a);  // gate_cmd.cpp
 int run_ab(const ab_args& a);

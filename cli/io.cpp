@@ -1,5 +1,11 @@
 #include "io.hpp"
 
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <cerrno>
+#include <cstring>
 #include <cstdio>
 #include <unistd.h>
 #include <sys/utsname.h>
@@ -282,5 +288,82 @@ std::vector<std::pair<std::string, std::string>> machine_info() {
     return m;
 }
 
+
+// Runs path with args (argv[0] = path) and env; stdin is /dev/null, stdout and stderr are
+// captured (both pipes are drained together, so neither can fill up and block the child).
+process_output spawn_capture(const std::string& path, const std::vector<std::string>& args,
+                             const std::vector<std::string>& env) {
+    int out_pipe[2], err_pipe[2];
+    if (::pipe2(out_pipe, O_CLOEXEC) != 0) throw error(errc::resource, "pipe: " + std::string(std::strerror(errno)));
+    if (::pipe2(err_pipe, O_CLOEXEC) != 0) {
+        ::close(out_pipe[0]);
+        ::close(out_pipe[1]);
+        throw error(errc::resource, "pipe: " + std::string(std::strerror(errno)));
+    }
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, out_pipe[1], 1);
+    posix_spawn_file_actions_adddup2(&fa, err_pipe[1], 2);
+
+    std::vector<char*> argv{const_cast<char*>(path.c_str())};
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    std::vector<char*> envp;
+    for (const auto& e : env) envp.push_back(const_cast<char*>(e.c_str()));
+    envp.push_back(nullptr);
+
+    pid_t pid = 0;
+    const int rc = ::posix_spawn(&pid, path.c_str(), &fa, nullptr, argv.data(), envp.data());
+    posix_spawn_file_actions_destroy(&fa);
+    ::close(out_pipe[1]);
+    ::close(err_pipe[1]);
+    if (rc != 0) {
+        ::close(out_pipe[0]);
+        ::close(err_pipe[0]);
+        throw error(errc::io, path + ": cannot start: " + std::strerror(rc));
+    }
+
+    process_output po;
+    pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+    std::string* sinks[2] = {&po.out, &po.err};
+    int open_fds = 2;
+    char buf[65536];
+    while (open_fds > 0) {
+        if (::poll(fds, 2, -1) < 0) {
+            if (errno == EINTR) continue;
+            break;
+        }
+        for (int i = 0; i < 2; ++i) {
+            if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+            const ssize_t n = ::read(fds[i].fd, buf, sizeof buf);
+            if (n > 0) {
+                sinks[i]->append(buf, static_cast<std::size_t>(n));
+            } else if (n == 0 || errno != EINTR) {
+                ::close(fds[i].fd);
+                fds[i].fd = -1;
+                --open_fds;
+            }
+        }
+    }
+    for (auto& f : fds)
+        if (f.fd >= 0) ::close(f.fd);
+    while (::waitpid(pid, &po.status, 0) < 0 && errno == EINTR) {
+    }
+    return po;
+}
+
+// "exit 3", "killed by signal 9".
+std::string describe_status(int status) {
+    if (WIFEXITED(status)) return "exit " + std::to_string(WEXITSTATUS(status));
+    if (WIFSIGNALED(status)) return "killed by signal " + std::to_string(WTERMSIG(status));
+    return "status " + std::to_string(status);
+}
+
+std::string tail_lines(const std::string& s, std::size_t max_chars) {
+    std::string t = s.size() > max_chars ? "...\n" + s.substr(s.size() - max_chars) : s;
+    while (!t.empty() && (t.back() == '\n' || t.back() == ' ')) t.pop_back();
+    return t.empty() ? "(no stderr)" : t;
+}
 
 }  // namespace c2lab::cli

@@ -92,4 +92,18 @@ std::string current_commit();
 // This machine: cpu_model (/proc/cpuinfo), num_cpus, host_name, kernel, load_avg_at_start.
 std::vector<std::pair<std::string, std::string>> machine_info();
 
+// A child process's exit and output.
+struct process_output {
+    int status = 0;  // waitpid status
+    std::string out, err;
+};
+// Runs path with args (argv[0] = path) and env; stdin is /dev/null, stdout and stderr are
+// captured (both pipes are drained together, so neither can fill up and block the child).
+process_output spawn_capture(const std::string& path, const std::vector<std::string>& args,
+                             const std::vector<std::string>& env);
+// "exit 3", "killed by signal 9".
+std::string describe_status(int status);
+// The last max_chars of s, from a line start.
+std::string tail_lines(const std::string& s, std::size_t max_chars = 4000);
+
 }  // namespace c2lab::cli

@@ -372,6 +372,36 @@ int main(int argc, char** argv) {
         "  c2lab bench --suite quick\n"
         "  c2lab bench --filter 'synth/' --flag lc_indexer=smallvec4 --repetitions 10");
 
+    bisect_args bis;
+    auto* s_bisect = app.add_subcommand(
+        "bisect", "Find the first commit between --good and --bad that made a benchmark slower: git bisect over builds "
+                  "of each commit in its own worktree, each measured against the good commit's binary with c2lab ab's "
+                  "interleaved rounds and statistics.");
+    s_bisect->add_option("--good", bis.good, "a revision where the benchmark is fast")->required()->type_name("REV");
+    s_bisect->add_option("--bad", bis.bad, "a later revision where it is slower")->required()->type_name("REV");
+    s_bisect->add_option("--filter", bis.filter, "the benchmark to follow (--benchmark_filter)")->required()->type_name("REGEX");
+    s_bisect->add_option("--binary", bis.binary,
+                         "the benchmark binary's path in a built checkout, e.g. build/release/benchmarks/bench_msm")
+        ->required()
+        ->type_name("PATH");
+    s_bisect->add_option("--build-cmd", bis.build_cmd, "how a checkout is built (bash, in its worktree)")
+        ->capture_default_str()
+        ->type_name("CMD");
+    s_bisect->add_option("--flag", bis.flags, "engine flag name=value passed to every benchmark process (repeatable)")
+        ->type_name("NAME=VALUE");
+    s_bisect->add_option("--rounds", bis.rounds, "interleaved rounds per comparison (doubled once when inconclusive)")
+        ->check(CLI::Range(2, 1000))
+        ->capture_default_str();
+    s_bisect->add_option("--min-time", bis.min_time, "--benchmark_min_time of each process, seconds")->capture_default_str();
+    s_bisect->add_option("--margin", bis.margin, "changes smaller than this fraction count as the same")->capture_default_str();
+    s_bisect->add_option("--work", bis.work, "worktrees and build logs (default: <repository>/build/bisect)")->type_name("DIR");
+    s_bisect->footer(
+        "Each step: the proposed commit is built (a failed build: git bisect skip) and its binary measured against\n"
+        "the good commit's: slower -> bad, same or faster -> good, inconclusive -> the rounds doubled, then skip.\n"
+        "--bad is first checked to be slower than --good. Builds: the good and bad commits, then about log2(n) steps.\n"
+        "Example:\n"
+        "  c2lab bisect --good v1 --bad HEAD --binary build/release/benchmarks/bench_msm \\\n"
+        "    --filter 'msm/g1/table/log_n:16/' --min-time 0.2");
     auto* s_flags = app.add_subcommand("flags", "List every engine flag with its variants, default and stage.");
     s_flags->footer(
         "Flags are set with `c2lab prove --flag name=value` (repeatable).\n"
@@ -676,6 +706,7 @@ int main(int argc, char** argv) {
         if (*s_verify) return run_verify(verify);
         if (*s_export_vk) return run_export_vk(export_vk);
         if (*s_flags) return run_flags();
+        if (*s_bisect) return run_bisect(bis);
         if (*s_gpu) {
             std::cout << c2lab::gpu::device_description() << "\n";
             return 0;
