@@ -233,7 +233,15 @@ private:
     }
 
     void migrate() {
-        int v = read_version();
+        // Without the lock first (the common case: a database at the newest version). Another
+        // process may be committing a migration between the two table checks of read_version,
+        // which then sees tables but no schema_version: the answer under the lock decides.
+        int v = -1;
+        try {
+            v = read_version();
+        } catch (const error& e) {
+            if (e.kind() != errc::bad_input) throw;
+        }
         refuse_newer(v);
         if (v == history_schema_version) {
             version_ = v;
