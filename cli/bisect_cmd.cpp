@@ -82,12 +82,42 @@ struct bisector {
         double ratio = 0, lo = 0, hi = 0;
         std::string benchmark;
     };
-    judged compare(const std::string& good_bin, const std::string& cand_bin, std::size_t rounds) {
+    // The candidate's samples of one comparison as a history run (kind ab, its commit; the
+    // good commit's samples are the first variant's and are not recorded again). A failure to
+    // record is a warning.
+    void record(const std::string& commit, const ab::collection& data) {
+        nlohmann::json ctx = nlohmann::json::parse(data.context_json.empty() ? std::string("{}") : data.context_json,
+                                                   nullptr, false);
+        if (!ctx.is_object()) ctx = nlohmann::json::object();
+        for (const auto& [k, v] : machine_info())
+            if (k == "cpu_model") ctx[k] = v;
+        ctx["build_type"] = "Release";
+        ctx["commit"] = commit.substr(0, 12);
+        ctx["date"] = utc_stamp("%Y-%m-%dT%H:%M:%S+00:00");
+        ctx["bisect"] = "candidate";
+        nlohmann::json rows = nlohmann::json::array();
+        for (const ab::run_record& r : data.runs)
+            if (!r.warmup && r.variant == 1)
+                for (const ab::bench_value& b : r.benchmarks)
+                    rows.push_back({{"name", b.name}, {"run_name", b.name}, {"run_type", "iteration"},
+                                    {"real_time", b.real_time_ns}, {"cpu_time", b.cpu_time_ns}, {"time_unit", "ns"}});
+        try {
+            const std::string text = nlohmann::json({{"context", ctx}, {"benchmarks", rows}}).dump();
+            regressions::open_history(regressions::default_history_path())
+                ->record(regressions::history_record_of_texts({{"bisect " + commit, text}}, "c2lab bisect " + commit, "ab"));
+        } catch (const error& e) {
+            std::cerr << "warning: a bisect step was not recorded in the history: " << e.what() << "\n";
+        }
+    }
+
+    judged compare(const std::string& good_bin, const std::string& cand_bin, std::size_t rounds,
+                   const std::string& cand_commit) {
         ab::config c;
         c.filter = a.filter;
         c.rounds = rounds;
         c.min_time = a.min_time;
         c.margin = a.margin;
+        c.metric = a.metric;
         c.seed = builds;
         std::vector<ab::variant> vs(2);
         vs[0].label = "good";
@@ -109,6 +139,7 @@ struct bisector {
         };
         const ab::collection data = ab::collect(vs, c, run);
         const ab::result r = ab::analyse(vs, data, c);
+        record(cand_commit, data);
         for (const ab::row& row : r.rows)
             if (row.variant == 1) return {row.verdict, row.cmp.ci.ratio, row.cmp.ci.lo, row.cmp.ci.hi, row.benchmark};
         throw error(errc::bad_input, "--filter '" + a.filter + "' matched no benchmark of both binaries");
@@ -148,7 +179,7 @@ int run_bisect(const bisect_args& a) {
     {
         const std::optional<std::string> bad_bin = b.build(bad);
         if (!bad_bin) throw error(errc::io, "the bad commit " + bad.substr(0, 12) + " does not build (see its log)");
-        const bisector::judged j = b.compare(*good_bin, *bad_bin, 2 * a.rounds);
+        const bisector::judged j = b.compare(*good_bin, *bad_bin, 2 * a.rounds, bad);
         progress("bisect", bad.substr(0, 12) + " (bad) against " + good.substr(0, 12) + " (good): " +
                                std::string(ab::to_string(j.verdict)) + " " + pct(j.ratio));
         if (j.verdict != ab::outcome::slower)
@@ -174,11 +205,11 @@ int run_bisect(const bisect_args& a) {
         const std::string cand = b.git(driver, "rev-parse HEAD");
         std::string verdict = "skip";
         if (const auto bin = b.build(cand)) {
-            bisector::judged j = b.compare(*good_bin, *bin, a.rounds);
+            bisector::judged j = b.compare(*good_bin, *bin, a.rounds, cand);
             if (j.verdict == ab::outcome::inconclusive) {
                 progress("bisect", cand.substr(0, 12) + ": inconclusive (" + pct(j.ratio) + "), measuring again with " +
                                        std::to_string(2 * a.rounds) + " rounds");
-                j = b.compare(*good_bin, *bin, 2 * a.rounds);
+                j = b.compare(*good_bin, *bin, 2 * a.rounds, cand);
             }
             effects[cand] = j;
             verdict = j.verdict == ab::outcome::slower ? "bad"

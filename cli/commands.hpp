@@ -161,6 +161,7 @@ struct bisect_args {
     std::size_t rounds = 10;       // A/B rounds per step (doubled once when inconclusive)
     double min_time = 0.1;
     double margin = 0.02;
+    std::string metric = "real_time";  // or cpu_time (less sensitive to a loaded machine's preemption)
     std::string work;              // worktrees and logs; empty: <repository>/build/bisect
 };
 

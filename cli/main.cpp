@@ -394,6 +394,9 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     s_bisect->add_option("--min-time", bis.min_time, "--benchmark_min_time of each process, seconds")->capture_default_str();
     s_bisect->add_option("--margin", bis.margin, "changes smaller than this fraction count as the same")->capture_default_str();
+    s_bisect->add_option("--metric", bis.metric, "real_time, or cpu_time on a loaded machine")
+        ->check(CLI::IsMember({"real_time", "cpu_time"}))
+        ->capture_default_str();
     s_bisect->add_option("--work", bis.work, "worktrees and build logs (default: <repository>/build/bisect)")->type_name("DIR");
     s_bisect->footer(
         "Each step: the proposed commit is built (a failed build: git bisect skip) and its binary measured against\n"
