@@ -179,7 +179,12 @@ int run_bisect(const bisect_args& a) {
     {
         const std::optional<std::string> bad_bin = b.build(bad);
         if (!bad_bin) throw error(errc::io, "the bad commit " + bad.substr(0, 12) + " does not build (see its log)");
-        const bisector::judged j = b.compare(*good_bin, *bad_bin, 2 * a.rounds, bad);
+        bisector::judged j = b.compare(*good_bin, *bad_bin, 2 * a.rounds, bad);
+        if (j.verdict == ab::outcome::inconclusive) {
+            progress("bisect", bad.substr(0, 12) + " (bad): inconclusive (" + pct(j.ratio) + "), measuring again with " +
+                                   std::to_string(4 * a.rounds) + " rounds");
+            j = b.compare(*good_bin, *bad_bin, 4 * a.rounds, bad);
+        }
         progress("bisect", bad.substr(0, 12) + " (bad) against " + good.substr(0, 12) + " (good): " +
                                std::string(ab::to_string(j.verdict)) + " " + pct(j.ratio));
         if (j.verdict != ab::outcome::slower)
