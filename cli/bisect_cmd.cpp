@@ -5,7 +5,8 @@
 // then measured against the good commit's, interleaved process by process with `c2lab ab`'s
 // engine (regressions/ab.hpp: shuffled rounds, ratio of medians with its bootstrap interval,
 // Mann-Whitney, the margin). slower -> `git bisect bad`; same or faster -> `git bisect good`;
-// inconclusive -> the rounds doubled once, then `git bisect skip`; a failed build -> skip.
+// inconclusive -> the rounds doubled once, then the nearer side (the ratio against the midpoint
+// of 1 and the bad commit's measured ratio); a failed build -> `git bisect skip`.
 // git bisect runs in a worktree of its own, so the user's checkout is never touched.
 #include <sys/wait.h>
 #include <unistd.h>
@@ -173,6 +174,7 @@ int run_bisect(const bisect_args& a) {
     progress("bisect", std::to_string(n) + " commit(s) after " + good.substr(0, 12) + " up to " + bad.substr(0, 12) +
                            "; worktrees and build logs in " + b.work.string());
 
+    double bad_ratio = 1;  // the bad commit's effect, measured first
     const std::optional<std::string> good_bin = b.build(good);
     if (!good_bin) throw error(errc::io, "the good commit " + good.substr(0, 12) + " does not build (see its log)");
     // The premise first: --bad is slower than --good.
@@ -191,6 +193,7 @@ int run_bisect(const bisect_args& a) {
             throw error(errc::bad_input, "--bad " + a.bad + " is not measurably slower than --good " + a.good + " on " +
                                              j.benchmark + " (" + std::string(ab::to_string(j.verdict)) + ", " +
                                              pct(j.ratio) + "): nothing to bisect");
+        bad_ratio = j.ratio;
     }
 
     // git bisect in a worktree of its own.
@@ -217,13 +220,17 @@ int run_bisect(const bisect_args& a) {
                 j = b.compare(*good_bin, *bin, 2 * a.rounds, cand);
             }
             effects[cand] = j;
-            verdict = j.verdict == ab::outcome::slower ? "bad"
-                      : j.verdict == ab::outcome::inconclusive ? "skip"
-                                                                : "good";
+            // Still inconclusive with twice the rounds (a noisy machine): the side its ratio is
+            // nearer to, the good commit's 1 or the bad commit's measured ratio.
+            verdict = j.verdict == ab::outcome::slower           ? "bad"
+                      : j.verdict != ab::outcome::inconclusive   ? "good"
+                      : j.ratio >= 1 + (bad_ratio - 1) / 2       ? "bad"
+                                                                 : "good";
             char line[256];
-            std::snprintf(line, sizeof line, "%s: %s %s [%+.1f%%, %+.1f%%] against the good commit -> %s",
+            std::snprintf(line, sizeof line, "%s: %s %s [%+.1f%%, %+.1f%%] against the good commit -> %s%s",
                           cand.substr(0, 12).c_str(), std::string(ab::to_string(j.verdict)).c_str(), pct(j.ratio).c_str(),
-                          100 * (j.lo - 1), 100 * (j.hi - 1), verdict.c_str());
+                          100 * (j.lo - 1), 100 * (j.hi - 1), verdict.c_str(),
+                          j.verdict == ab::outcome::inconclusive ? " (the nearer side)" : "");
             progress("bisect", line);
             b.log.push_back(line);
         } else {

@@ -400,7 +400,8 @@ int main(int argc, char** argv) {
     s_bisect->add_option("--work", bis.work, "worktrees and build logs (default: <repository>/build/bisect)")->type_name("DIR");
     s_bisect->footer(
         "Each step: the proposed commit is built (a failed build: git bisect skip) and its binary measured against\n"
-        "the good commit's: slower -> bad, same or faster -> good, inconclusive -> the rounds doubled, then skip.\n"
+        "the good commit's: slower -> bad, same or faster -> good, inconclusive -> the rounds doubled, then the\n"
+        "nearer side (ratio below or above the midpoint of 1 and --bad's measured ratio).\n"
         "--bad is first checked to be slower than --good. Builds: the good and bad commits, then about log2(n) steps.\n"
         "Example:\n"
         "  c2lab bisect --good v1 --bad HEAD --binary build/release/benchmarks/bench_msm \\\n"
