@@ -31,6 +31,14 @@ expect 2 "prove before setup" "$BIN" prove --c1 "$T/c1.json" -o "$T/early.bin" &
 expect 0 "setup" "$BIN" setup --c1 "$T/c1.json" && has "$T/out" "setup" "constraints: 2687961" &&
   has "$T/err" "setup progress" "G1 fixed-base multiplications"
 expect 0 "setup cached" "$BIN" setup --c1 "$T/c1.json" && has "$T/out" "setup cached" "cached"
+# The cache entry is named by the circuit's digest, and its size is the one circuit-info computes
+# from the shape pass (exact).
+expect 0 "circuit-info 2KiB" "$BIN" circuit-info --sector 2KiB &&
+  digest=$(sed -n 's/^circuit digest: \([0-9a-f]*\)$/\1/p' "$T/out") &&
+  want=$(sed -n 's/^parameters file: \([0-9]*\) bytes.*/\1/p' "$T/out") &&
+  entry="$T/cache/params/StackedDrg2KiBV1_1-${digest:0:16}.params" &&
+  { [ -f "$entry" ] && [ "$(stat -c %s "$entry")" = "$want" ] ||
+    fail "the cached parameters $entry: $(stat -c %s "$entry" 2>&1) bytes, circuit-info says ${want:-?}"; }
 # One proof with the default flags (--json: the stages, the flags, the arithmetic path); the
 # batch below proves with every other flag set.
 expect 0 "prove --json" "$BIN" prove --c1 "$T/c1.json" -o "$T/proof.bin" --json &&

@@ -64,9 +64,7 @@ trap print_times EXIT
 # 300 CPU-seconds together on the 2-core AMD EPYC): the sanitizer run leaves them to the optimised
 # one. It keeps stacked_circuit.generated_2kib_is_satisfied_with_the_derived_inputs, the same
 # synthesis code on one input, and every smaller circuit, gadget and pre-compiled-circuit test.
-# with_cache.porep_2kib_parameters_file_has_the_shape_size runs the whole 2 KiB setup (about 3
-# minutes on 2 cores optimised).
-asan_left_out='^(stacked_circuit\.tampered_witness_is_unsatisfied|stacked_circuit\.named_constraints_one_challenge|label\.gadget_matches_native_on_random_inputs|pce_cache\.builds_reloads_and_rebuilds_a_corrupt_file|pce\.porep_2kib_matches_the_proving_assignment|porep_shape\.pass_matches_the_proving_assignment_2kib|with_cache\.porep_2kib_parameters_file_has_the_shape_size|with_cache\.shape_memo_round_trip_refusals_and_use)$'
+asan_left_out='^(stacked_circuit\.tampered_witness_is_unsatisfied|stacked_circuit\.named_constraints_one_challenge|label\.gadget_matches_native_on_random_inputs|pce_cache\.builds_reloads_and_rebuilds_a_corrupt_file|pce\.porep_2kib_matches_the_proving_assignment|porep_shape\.pass_matches_the_proving_assignment_2kib|with_cache\.shape_memo_round_trip_refusals_and_use)$'
 
 run_ctest() {  # run_ctest BUILD [ctest options...]
   local build="$1"
