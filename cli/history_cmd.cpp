@@ -61,6 +61,39 @@ std::string format_value(double v, const std::string& metric) {
     return b;
 }
 
+// The history database `db` for reading: a PostgreSQL URL, or an SQLite file that must exist
+// (opening would create an empty one).
+std::unique_ptr<rg::history_store> open_existing_history(const std::string& db) {
+    if (!rg::is_postgres_url(db) && !fs::exists(db))
+        throw error(errc::bad_input, db + ": no history database (record runs first: c2lab history record --from DIR)");
+    return rg::open_history(db);
+}
+
+// --bench as a regex (searched); empty: every benchmark.
+std::regex bench_regex(const std::string& bench) {
+    try {
+        return std::regex(bench.empty() ? std::string(".") : bench);
+    } catch (const std::regex_error& e) {
+        throw error(errc::bad_input, "--bench: '" + bench + "' is not a regular expression: " + e.what());
+    }
+}
+
+// --min-size and --alpha of `history changes` and `history report`.
+rg::change_point_config change_config(const history_args& a) {
+    rg::change_point_config cfg;
+    cfg.min_size = a.min_size;
+    cfg.alpha = a.alpha;
+    if (!(cfg.alpha > 0 && cfg.alpha < 1)) throw error(errc::bad_input, "--alpha: must be in (0, 1)");
+    return cfg;
+}
+
+// Every run of the store by id.
+std::map<std::int64_t, rg::history_run> runs_by_id(const rg::history_store& store) {
+    std::map<std::int64_t, rg::history_run> runs;
+    for (auto& r : store.list_runs()) runs.emplace(r.id, std::move(r));
+    return runs;
+}
+
 std::size_t sample_count(const rg::bench_run& r) {
     std::size_t n = 0;
     for (const auto& b : r.benchmarks)
@@ -144,9 +177,7 @@ int run_history_import(const history_args& a) {
 
 int run_history_list(const history_args& a) {
     const std::string db = db_path(a.db);
-    if (!rg::is_postgres_url(db) && !fs::exists(db))
-        throw error(errc::bad_input, db + ": no history database (record a run first: c2lab history record --from DIR)");
-    auto store = rg::open_history(db);
+    auto store = open_existing_history(db);
     const std::vector<rg::history_run> runs = store->list_runs();
     std::map<std::int64_t, const rg::history_run*> by_id;
     for (const auto& r : runs) by_id[r.id] = &r;
@@ -167,12 +198,7 @@ int run_history_list(const history_args& a) {
         return exit_ok;
     }
 
-    std::regex rx;
-    try {
-        rx = std::regex(a.bench);
-    } catch (const std::regex_error& e) {
-        throw error(errc::bad_input, "--bench: '" + a.bench + "' is not a regular expression: " + e.what());
-    }
+    const std::regex rx = bench_regex(a.bench);
     std::size_t shown = 0;
     for (const std::string& name : store->benchmark_names()) {
         if (!std::regex_search(name, rx)) continue;
@@ -199,21 +225,10 @@ int run_history_list(const history_args& a) {
 
 int run_history_changes(const history_args& a) {
     const std::string db = db_path(a.db);
-    if (!rg::is_postgres_url(db) && !fs::exists(db))
-        throw error(errc::bad_input, db + ": no history database (record runs first: c2lab history record --from DIR)");
-    auto store = rg::open_history(db);
-    std::map<std::int64_t, rg::history_run> runs;
-    for (auto& r : store->list_runs()) runs.emplace(r.id, std::move(r));
-    std::regex rx;
-    try {
-        rx = std::regex(a.bench.empty() ? std::string(".") : a.bench);
-    } catch (const std::regex_error& e) {
-        throw error(errc::bad_input, "--bench: '" + a.bench + "' is not a regular expression: " + e.what());
-    }
-    rg::change_point_config cfg;
-    cfg.min_size = a.min_size;
-    cfg.alpha = a.alpha;
-    if (!(cfg.alpha > 0 && cfg.alpha < 1)) throw error(errc::bad_input, "--alpha: must be in (0, 1)");
+    auto store = open_existing_history(db);
+    const std::map<std::int64_t, rg::history_run> runs = runs_by_id(*store);
+    const std::regex rx = bench_regex(a.bench);
+    const rg::change_point_config cfg = change_config(a);
     std::cout << "change points: E-Divisive means, each split tested with " << cfg.permutations
               << " permutations at alpha " << cfg.alpha << ", segments of at least " << cfg.min_size << " runs; "
               << a.metric << ", the median of each run; one series per benchmark and machine (instruction counts: "
@@ -263,20 +278,10 @@ int run_history_changes(const history_args& a) {
 int run_history_report(const history_args& a) {
     if (a.out.empty()) throw error(errc::bad_input, "-o: the report's path is required (an .html file)");
     const std::string db = db_path(a.db);
-    if (!rg::is_postgres_url(db) && !fs::exists(db))
-        throw error(errc::bad_input, db + ": no history database (record runs first: c2lab history record --from DIR)");
-    auto store = rg::open_history(db);
-    std::map<std::int64_t, rg::history_run> runs;
-    for (auto& r : store->list_runs()) runs.emplace(r.id, std::move(r));
-    std::regex rx;
-    try {
-        rx = std::regex(a.bench.empty() ? std::string(".") : a.bench);
-    } catch (const std::regex_error& e) {
-        throw error(errc::bad_input, "--bench: '" + a.bench + "' is not a regular expression: " + e.what());
-    }
-    rg::change_point_config cfg;
-    cfg.min_size = a.min_size;
-    cfg.alpha = a.alpha;
+    auto store = open_existing_history(db);
+    const std::map<std::int64_t, rg::history_run> runs = runs_by_id(*store);
+    const std::regex rx = bench_regex(a.bench);
+    const rg::change_point_config cfg = change_config(a);
     std::vector<rg::trend_series> all;
     for (const std::string& name : store->benchmark_names()) {
         if (!std::regex_search(name, rx)) continue;
@@ -325,9 +330,7 @@ int run_gate_history(const gate_args& a) {
     const rg::history_record cur_rec = rg::read_history_record(a.current);
     const rg::bench_run& cur = cur_rec.run;
     const std::string db = db_path(a.db);
-    if (!rg::is_postgres_url(db) && !fs::exists(db))
-        throw error(errc::bad_input, db + ": no history database (record runs first: c2lab history record --from DIR)");
-    auto store = rg::open_history(db);
+    auto store = open_existing_history(db);
 
     // The current run, when it was recorded, is not its own baseline.
     std::set<std::int64_t> self;
@@ -355,8 +358,7 @@ int run_gate_history(const gate_args& a) {
                                          " (" + machine_name(cur.machine) + "; " + std::to_string(hb.other_machine_runs) +
                                          " run(s) of others" + (self.empty() ? "" : ", the current run itself left out") + ")");
 
-    std::map<std::int64_t, rg::history_run> runs;
-    for (auto& r : store->list_runs()) runs.emplace(r.id, std::move(r));
+    const std::map<std::int64_t, rg::history_run> runs = runs_by_id(*store);
     std::ostringstream head;
     head << "Baseline: " << db << ", per benchmark the last " << last_n << " run(s) on this " << matching << " ("
          << machine_name(hb.run.machine) << "), samples pooled: run(s) ";
