@@ -141,32 +141,17 @@ std::string resolve_binary(const ab_args& a) {
 // warning, the A/B result stands.
 void record_variants(const std::vector<ab::variant>& variants, const ab::collection& data, const ab::run_info& info,
                      const fs::path& out_dir) {
-    nlohmann::json base = nlohmann::json::parse(data.context_json.empty() ? std::string("{}") : data.context_json, nullptr,
-                                                false);
-    if (!base.is_object()) base = nlohmann::json::object();
-    for (const auto& [k, v] : info.machine)
-        if (k == "cpu_model") base[k] = v;
-    if (!base.contains("num_cpus")) base["num_cpus"] = std::thread::hardware_concurrency();
-    base["build_type"] = C2LAB_BUILD_TYPE;
-    base["compiler"] = std::string("c++ ") + __VERSION__;
-    if (!info.commit.empty()) base["commit"] = info.commit.substr(0, 7);
-    base["date"] = info.started_utc;
+    std::vector<std::pair<std::string, std::string>> base = build_context();
+    base.emplace_back("date", info.started_utc);  // a later setting wins: the run's start
     const std::string db = regressions::default_history_path();
     try {
         auto store = regressions::open_history(db);
         std::vector<std::int64_t> ids;
         for (std::size_t k = 0; k < variants.size(); ++k) {
-            nlohmann::json ctx = base;
-            for (const auto& [name, value] : variants[k].flags) ctx["flag." + name] = value;
-            ctx["allocator"] = variants[k].allocator;
-            nlohmann::json rows = nlohmann::json::array();
-            for (const ab::run_record& r : data.runs) {
-                if (r.warmup || r.variant != k) continue;
-                for (const ab::bench_value& b : r.benchmarks)
-                    rows.push_back({{"name", b.name}, {"run_name", b.name}, {"run_type", "iteration"},
-                                    {"real_time", b.real_time_ns}, {"cpu_time", b.cpu_time_ns}, {"time_unit", "ns"}});
-            }
-            const std::string text = nlohmann::json({{"context", ctx}, {"benchmarks", rows}}).dump();
+            auto ctx = base;
+            for (const auto& [name, value] : variants[k].flags) ctx.emplace_back("flag." + name, value);
+            ctx.emplace_back("allocator", variants[k].allocator);
+            const std::string text = ab::variant_run_json(data, k, ctx);
             ids.push_back(store->record(regressions::history_record_of_texts(
                 {{(out_dir / ("variant-" + std::to_string(k + 1))).string(), text}}, out_dir.string(), "ab")));
         }

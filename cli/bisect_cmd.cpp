@@ -87,23 +87,11 @@ struct bisector {
     // good commit's samples are the first variant's and are not recorded again). A failure to
     // record is a warning.
     void record(const std::string& commit, const ab::collection& data) {
-        nlohmann::json ctx = nlohmann::json::parse(data.context_json.empty() ? std::string("{}") : data.context_json,
-                                                   nullptr, false);
-        if (!ctx.is_object()) ctx = nlohmann::json::object();
-        for (const auto& [k, v] : machine_info())
-            if (k == "cpu_model") ctx[k] = v;
-        ctx["build_type"] = "Release";
-        ctx["commit"] = commit.substr(0, 12);
-        ctx["date"] = utc_stamp("%Y-%m-%dT%H:%M:%S+00:00");
-        ctx["bisect"] = "candidate";
-        nlohmann::json rows = nlohmann::json::array();
-        for (const ab::run_record& r : data.runs)
-            if (!r.warmup && r.variant == 1)
-                for (const ab::bench_value& b : r.benchmarks)
-                    rows.push_back({{"name", b.name}, {"run_name", b.name}, {"run_type", "iteration"},
-                                    {"real_time", b.real_time_ns}, {"cpu_time", b.cpu_time_ns}, {"time_unit", "ns"}});
+        // The candidate was built by --build-cmd (default: a Release build), at its own commit.
+        auto ctx = build_context();
+        ctx.insert(ctx.end(), {{"build_type", "Release"}, {"commit", commit.substr(0, 12)}, {"bisect", "candidate"}});
         try {
-            const std::string text = nlohmann::json({{"context", ctx}, {"benchmarks", rows}}).dump();
+            const std::string text = ab::variant_run_json(data, 1, ctx);
             regressions::open_history(regressions::default_history_path())
                 ->record(regressions::history_record_of_texts({{"bisect " + commit, text}}, "c2lab bisect " + commit, "ab"));
         } catch (const error& e) {

@@ -366,4 +366,16 @@ std::string tail_lines(const std::string& s, std::size_t max_chars) {
     return t.empty() ? "(no stderr)" : t;
 }
 
+std::vector<std::pair<std::string, std::string>> build_context() {
+    std::vector<std::pair<std::string, std::string>> c;
+    for (const auto& [k, v] : machine_info())
+        if (k == "cpu_model") c.emplace_back(k, v);
+    c.emplace_back("build_type", C2LAB_BUILD_TYPE);
+    c.emplace_back("compiler", std::string("c++ ") + __VERSION__);
+    c.emplace_back("date", utc_stamp("%Y-%m-%dT%H:%M:%S+00:00"));
+    const std::string commit = current_commit();
+    if (!commit.empty()) c.emplace_back("commit", commit.substr(0, 7));
+    return c;
+}
+
 }  // namespace c2lab::cli

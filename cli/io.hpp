@@ -106,4 +106,9 @@ std::string describe_status(int status);
 // The last max_chars of s, from a line start.
 std::string tail_lines(const std::string& s, std::size_t max_chars = 4000);
 
+// The context a run of this c2lab records in the results history, as scripts/bench.sh gives
+// the benchmarks': cpu_model, build_type, compiler, date, and the commit (7 digits) when the
+// current directory is in a git checkout.
+std::vector<std::pair<std::string, std::string>> build_context();
+
 }  // namespace c2lab::cli

@@ -50,14 +50,8 @@ struct min_avg_max {
 // this machine and build, the commit of the source tree when it is a git checkout).
 nlohmann::json run_context() {
     nlohmann::json c;
-    for (const auto& [k, v] : machine_info())
-        if (k == "cpu_model") c[k] = v;
+    for (const auto& [k, v] : build_context()) c[k] = v;
     c["num_cpus"] = std::thread::hardware_concurrency();
-    c["build_type"] = C2LAB_BUILD_TYPE;
-    c["compiler"] = std::string("c++ ") + __VERSION__;
-    c["date"] = utc_stamp("%Y-%m-%dT%H:%M:%S+00:00");
-    const std::string commit = current_commit();
-    if (!commit.empty()) c["commit"] = commit.substr(0, 7);
     return c;
 }
 

@@ -782,4 +782,19 @@ std::string to_json(const result& r, const collection& data, const run_info& inf
     return doc.dump(2) + "\n";
 }
 
+std::string variant_run_json(const collection& data, std::size_t variant,
+                             const std::vector<std::pair<std::string, std::string>>& context) {
+    nlohmann::json ctx = nlohmann::json::parse(data.context_json.empty() ? std::string("{}") : data.context_json, nullptr,
+                                               false);
+    if (!ctx.is_object()) ctx = nlohmann::json::object();
+    for (const auto& [k, v] : context) ctx[k] = v;
+    nlohmann::json rows = nlohmann::json::array();
+    for (const run_record& r : data.runs)
+        if (!r.warmup && r.variant == variant)
+            for (const bench_value& b : r.benchmarks)
+                rows.push_back({{"name", b.name}, {"run_name", b.name}, {"run_type", "iteration"},
+                                {"real_time", b.real_time_ns}, {"cpu_time", b.cpu_time_ns}, {"time_unit", "ns"}});
+    return nlohmann::json({{"context", ctx}, {"benchmarks", rows}}).dump();
+}
+
 }  // namespace c2lab::regressions::ab

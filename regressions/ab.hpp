@@ -222,6 +222,13 @@ std::string svg(const result& r, const run_info& info);
 // order, every run with its samples, the results and the skipped benchmarks.
 std::string to_json(const result& r, const collection& data, const run_info& info);
 
+// One variant's measured samples (warm-up rounds left out) as Google Benchmark JSON, one
+// iteration row per process and benchmark (times in ns), its context the collection's
+// (the first run's) with `context` added in order (a later pair overrides an earlier one, and the
+// collection's): what the results history records of an A/B run.
+std::string variant_run_json(const collection& data, std::size_t variant,
+                             const std::vector<std::pair<std::string, std::string>>& context);
+
 // "1.273 ms", "812.4 us": a time in ns with 4 significant digits.
 std::string format_time(double ns);
 
