@@ -2,7 +2,6 @@
 
 #include <openssl/rand.h>
 
-#include <chrono>
 #include <filesystem>
 #include <map>
 
@@ -16,11 +15,6 @@
 namespace c2lab::pipeline {
 
 namespace {
-
-using clock_type = std::chrono::steady_clock;
-double ms_since(clock_type::time_point t0) {
-    return std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
-}
 
 std::string with_advice(std::string message, const std::string& advice) {
     return advice.empty() ? message : message + " (" + advice + ")";
