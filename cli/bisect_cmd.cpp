@@ -146,7 +146,7 @@ std::string pct(double ratio) {
 int run_bisect(const bisect_args& a) {
     if (a.filter.empty()) throw error(errc::bad_input, "--filter: the benchmark to follow is required");
     if (a.binary.empty()) throw error(errc::bad_input, "--binary: the benchmark binary's path in a build is required");
-    bisector b{a, {}, {}};
+    bisector b{a, {}, {}, 0, {}};
     {
         const auto [st, out] = shell(fs::current_path(), "git rev-parse --show-toplevel");
         if (!ok(st)) throw error(errc::bad_input, "c2lab bisect runs in a git repository: " + trim(out));
