@@ -1,6 +1,7 @@
 // The pre-compiled circuit's cache and the prove paths' jobs: the cache builds, writes and
 // reloads the same circuit, rebuilds a corrupt file, and a synth=pce job hands the prover
 // the same witness as a synth=direct one (every span and density, compared exactly).
+#include "pipeline/scoped_cache_dir.hpp"
 #include "pipeline/pce_cache.hpp"
 
 #include <gtest/gtest.h>
@@ -23,20 +24,12 @@ namespace fs = std::filesystem;
 class pce_cache : public ::testing::Test {
 protected:
     void SetUp() override {
-        dir_ = fs::temp_directory_path() / ("c2lab-pce-cache-test-" + std::to_string(::getpid()));
-        fs::create_directories(dir_);
-        if (const char* d = std::getenv("C2LAB_CACHE_DIR")) saved_ = d;
-        ::setenv("C2LAB_CACHE_DIR", dir_.c_str(), 1);
+        cache_.emplace("pce-cache-test");
+        dir_ = cache_->path();
     }
-    void TearDown() override {
-        if (saved_)
-            ::setenv("C2LAB_CACHE_DIR", saved_->c_str(), 1);
-        else
-            ::unsetenv("C2LAB_CACHE_DIR");
-        fs::remove_all(dir_);
-    }
+    void TearDown() override { cache_.reset(); }
+    std::optional<scoped_cache_dir> cache_;
     fs::path dir_;
-    std::optional<std::string> saved_;
 };
 
 bool same(std::span<const ff::fr> x, std::span<const ff::fr> y) { return std::equal(x.begin(), x.end(), y.begin(), y.end()); }

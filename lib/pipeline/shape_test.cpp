@@ -15,6 +15,7 @@
 #include "core/rng.hpp"
 #include "groth16/params_file.hpp"
 #include "groth16/setup.hpp"
+#include "pipeline/scoped_cache_dir.hpp"
 #include "pipeline/batch.hpp"
 #include "pipeline/params_cache.hpp"
 #include "pipeline/shape_memo.hpp"
@@ -31,22 +32,12 @@ namespace fs = std::filesystem;
 class with_cache : public ::testing::Test {
 protected:
     void SetUp() override {
-        dir_ = fs::temp_directory_path() /
-               ("c2lab-shape-test-" + std::to_string(::getpid()) + "-" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::create_directories(dir_);
-        if (const char* d = std::getenv("C2LAB_CACHE_DIR")) saved_ = d;
-        ::setenv("C2LAB_CACHE_DIR", dir_.c_str(), 1);
+        cache_.emplace(std::string("shape-test-") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        dir_ = cache_->path();
     }
-    void TearDown() override {
-        if (saved_)
-            ::setenv("C2LAB_CACHE_DIR", saved_->c_str(), 1);
-        else
-            ::unsetenv("C2LAB_CACHE_DIR");
-        fs::remove_all(dir_);
-    }
+    void TearDown() override { cache_.reset(); }
+    std::optional<scoped_cache_dir> cache_;
     fs::path dir_;
-    std::optional<std::string> saved_;
 };
 
 TEST(porep_shape, pass_matches_the_proving_assignment_2kib) {
