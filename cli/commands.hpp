@@ -125,8 +125,10 @@ struct history_args {
     std::string results = "results";   // import: the results directory
     std::string bench;                 // list: a regex of benchmark names
     std::string metric = "real_time";  // list --bench, changes: the metric whose medians are used
-    std::size_t min_size = 3;          // changes: shortest segment
-    double alpha = 0.05;               // changes: significance of a split
+    std::string method = "otava";      // changes, report: otava or e-divisive
+    std::size_t window = 50;           // changes (otava): runs per window
+    std::size_t min_size = 3;          // changes (e-divisive): shortest segment
+    double alpha = 0;                  // changes: significance of a split; 0: the method's default
     std::string out;                   // report: the HTML file
 };
 

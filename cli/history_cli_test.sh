@@ -107,8 +107,14 @@ expect 0 "history changes" "$BIN" history changes --db "$T/cp.sqlite" &&
   has "$T/out" "history changes" "1 change point(s) in 2 series" &&
   grep -qE '^a +test-cpu-2cpu-release +13 +c13 .*\+6\.00%' "$T/out" || fail "history changes: no change of a at run 13: $(cat "$T/out")"
 grep -qE '^b ' "$T/out" && fail "history changes: a change of b, which never changed"
-expect 0 "history changes --min-size 13" "$BIN" history changes --db "$T/cp.sqlite" --bench '^a$' --min-size 13 &&
+has "$T/out" "history changes" "Apache Otava's analysis" || fail "history changes: otava is not the default method"
+expect 0 "history changes e-divisive" "$BIN" history changes --db "$T/cp.sqlite" --method e-divisive &&
+  has "$T/out" "history changes e-divisive" "1 change point(s) in 2 series" &&
+  grep -qE '^a +test-cpu-2cpu-release +13 +c13 .*\+6\.00%' "$T/out" || fail "history changes e-divisive: no change of a at run 13: $(cat "$T/out")"
+expect 0 "history changes --min-size 13" "$BIN" history changes --db "$T/cp.sqlite" --bench '^a$' --method e-divisive --min-size 13 &&
   has "$T/out" "history changes --min-size 13" "0 change point(s) in 1 series (1 with fewer than 26 runs: not searched)"
+expect 2 "history changes bad method" "$BIN" history changes --db "$T/cp.sqlite" --method pelt &&
+  has "$T/err" "history changes bad method" "--method"
 expect 2 "history changes bad regex" "$BIN" history changes --db "$T/cp.sqlite" --bench '(' &&
   has "$T/err" "history changes bad regex" "not a regular expression"
 

@@ -78,13 +78,33 @@ std::regex bench_regex(const std::string& bench) {
     }
 }
 
-// --min-size and --alpha of `history changes` and `history report`.
+// --method, --window, --min-size and --alpha of `history changes` and `history report`.
 rg::change_point_config change_config(const history_args& a) {
     rg::change_point_config cfg;
+    try {
+        cfg.method = rg::parse_change_method(a.method);
+    } catch (const error& e) {
+        throw error(errc::bad_input, std::string("--method: ") + e.what());
+    }
+    cfg.window = a.window;
     cfg.min_size = a.min_size;
     cfg.alpha = a.alpha;
-    if (!(cfg.alpha > 0 && cfg.alpha < 1)) throw error(errc::bad_input, "--alpha: must be in (0, 1)");
+    if (a.alpha != 0 && !(cfg.alpha > 0 && cfg.alpha < 1)) throw error(errc::bad_input, "--alpha: must be in (0, 1)");
     return cfg;
+}
+
+// One line saying how the change points are found.
+std::string describe(const rg::change_point_config& cfg) {
+    char buf[256];
+    if (cfg.method == rg::change_method::otava)
+        std::snprintf(buf, sizeof buf,
+                      "Apache Otava's analysis (E-Divisive candidates in windows of %zu runs, Student's t-test, "
+                      "merged at p < %g)", cfg.window, cfg.significance());
+    else
+        std::snprintf(buf, sizeof buf,
+                      "E-Divisive means, each split tested with %zu permutations at alpha %g, segments of at "
+                      "least %zu runs", cfg.permutations, cfg.significance(), cfg.min_size);
+    return buf;
 }
 
 // Every run of the store by id.
@@ -229,9 +249,7 @@ int run_history_changes(const history_args& a) {
     const std::map<std::int64_t, rg::history_run> runs = runs_by_id(*store);
     const std::regex rx = bench_regex(a.bench);
     const rg::change_point_config cfg = change_config(a);
-    std::cout << "change points: E-Divisive means, each split tested with " << cfg.permutations
-              << " permutations at alpha " << cfg.alpha << ", segments of at least " << cfg.min_size << " runs; "
-              << a.metric << ", the median of each run; one series per benchmark and machine (instruction counts: "
+    std::cout << "change points: " << describe(cfg) << "; " << a.metric << ", the median of each run; one series per benchmark and machine (instruction counts: "
                  "per toolchain)\n";
     std::size_t series_count = 0, too_short = 0, changes = 0, matched = 0;
     char line[512];
@@ -247,7 +265,7 @@ int run_history_changes(const history_args& a) {
         }
         for (const auto& [machine, pts] : by_machine) {
             ++series_count;
-            if (pts.size() < 2 * cfg.min_size) {
+            if (pts.size() < cfg.shortest_series()) {
                 ++too_short;
                 continue;
             }
@@ -255,12 +273,12 @@ int run_history_changes(const history_args& a) {
             for (const auto& pt : pts) v.push_back(pt.second);
             for (const rg::change_point& c : rg::find_change_points(v, cfg)) {
                 if (changes++ == 0) {
-                    std::snprintf(line, sizeof line, "%-48s  %-36s  %5s  %-11s  %12s  %12s  %8s  %6s\n", "benchmark",
+                    std::snprintf(line, sizeof line, "%-48s  %-36s  %5s  %-11s  %12s  %12s  %8s  %8s\n", "benchmark",
                                   "machine", "run", "commit", "before", "after", "change", "p");
                     std::cout << line;
                 }
                 const rg::history_run& r = runs.at(pts[c.index].first);
-                std::snprintf(line, sizeof line, "%-48s  %-36s  %5lld  %-11s  %12s  %12s  %+7.2f%%  %6.3f\n", name.c_str(),
+                std::snprintf(line, sizeof line, "%-48s  %-36s  %5lld  %-11s  %12s  %12s  %+7.2f%%  %8.2g\n", name.c_str(),
                               machine.c_str(), static_cast<long long>(r.id), short_commit(r).c_str(),
                               format_value(c.mean_before, a.metric).c_str(), format_value(c.mean_after, a.metric).c_str(),
                               100 * c.relative_change(), c.p_value);
@@ -270,7 +288,7 @@ int run_history_changes(const history_args& a) {
     }
     if (matched == 0) throw error(errc::bad_input, "--bench: no benchmark in " + db + " matches '" + a.bench + "'");
     std::cout << changes << " change point(s) in " << series_count << " series";
-    if (too_short) std::cout << " (" << too_short << " with fewer than " << 2 * cfg.min_size << " runs: not searched)";
+    if (too_short) std::cout << " (" << too_short << " with fewer than " << cfg.shortest_series() << " runs: not searched)";
     std::cout << "; run = the first run after the change\n";
     return exit_ok;
 }

@@ -642,24 +642,34 @@ int main(int argc, char** argv) {
     auto* s_hchanges = s_history->add_subcommand(
         "changes",
         "Find change points in the history: per benchmark and machine, the series of each run's median, split by "
-        "E-Divisive means where a permutation test says the split is significant.");
+        "by Apache Otava's analysis (default) or by E-Divisive means with a permutation test.");
     s_hchanges->add_option("--bench", hchanges.bench, "a regex (searched) of benchmark names (default: every one)")
         ->type_name("REGEX");
     s_hchanges->add_option("--metric", hchanges.metric, "the metric (real_time, cpu_time or a counter)")
         ->type_name("NAME")
         ->capture_default_str();
+    s_hchanges->add_option("--method", hchanges.method,
+                           "otava: Apache Otava's default analysis (windows, t-test, merge); e-divisive: E-Divisive "
+                           "means over the whole series with a permutation test and a minimum segment length")
+        ->check(CLI::IsMember({"otava", "e-divisive"}))
+        ->capture_default_str();
+    s_hchanges->add_option("--window", hchanges.window, "otava: runs per window of the split step")
+        ->check(CLI::Range(2, 100000))
+        ->capture_default_str();
     s_hchanges->add_option("--min-size", hchanges.min_size,
-                           "shortest segment, in runs, on either side of a change (a single spike is never a change)")
+                           "e-divisive: shortest segment, in runs, on either side of a change (a single spike is "
+                           "never a change)")
         ->check(CLI::Range(2, 1000))
         ->capture_default_str();
-    s_hchanges->add_option("--alpha", hchanges.alpha, "significance level of each split (permutation test)")
-        ->capture_default_str();
+    s_hchanges->add_option("--alpha", hchanges.alpha,
+                           "significance level of a change (default: otava 0.001, as Otava; e-divisive 0.05)");
     s_hchanges->add_option("--db", hchanges.db, "history database: an SQLite file, or postgresql://... (default: $C2LAB_DB, else $C2LAB_HISTORY, else results/history.sqlite)")
         ->type_name("PATH");
     s_hchanges->footer(
         "Prints one line per change: the benchmark, the machine, the first run after the change (id, commit), the\n"
         "means of the runs' medians before and after (up to the neighbouring changes), the change in percent and\n"
-        "the p-value. E-Divisive means as in Apache Otava (regressions/change_points.hpp).\n"
+        "the p-value. The otava method is a port of Apache Otava 0.8's default analysis, checked against Otava's\n"
+        "own output (regressions/change_points.hpp).\n"
         "Example:\n"
         "  c2lab history changes --bench '^prove/'");
     history_args hreport;
@@ -672,10 +682,16 @@ int main(int argc, char** argv) {
     s_hreport->add_option("--metric", hreport.metric, "the metric (real_time, cpu_time or a counter)")
         ->type_name("NAME")
         ->capture_default_str();
-    s_hreport->add_option("--min-size", hreport.min_size, "change points: shortest segment, in runs")
+    s_hreport->add_option("--method", hreport.method, "change points: otava or e-divisive (see history changes)")
+        ->check(CLI::IsMember({"otava", "e-divisive"}))
+        ->capture_default_str();
+    s_hreport->add_option("--window", hreport.window, "change points (otava): runs per window")
+        ->check(CLI::Range(2, 100000))
+        ->capture_default_str();
+    s_hreport->add_option("--min-size", hreport.min_size, "change points (e-divisive): shortest segment, in runs")
         ->check(CLI::Range(2, 1000))
         ->capture_default_str();
-    s_hreport->add_option("--alpha", hreport.alpha, "change points: significance level of each split")->capture_default_str();
+    s_hreport->add_option("--alpha", hreport.alpha, "change points: significance level (default: the method's)");
     s_hreport->add_option("--db", hreport.db, "history database: an SQLite file, or postgresql://... (default: $C2LAB_DB, else $C2LAB_HISTORY, else results/history.sqlite)")
         ->type_name("PATH");
     s_hreport->footer("Example:\n  c2lab history report --bench '^prove/' -o trend.html");

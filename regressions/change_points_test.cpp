@@ -1,12 +1,16 @@
-// E-Divisive means: the prefix-sum statistic against its definition computed naively, and the
-// change points of series with known answers (a step the size of the seeds' regressions, two
-// steps, a spike, noise alone).
+// Change points. otava: the port against Apache Otava's own output on the same series
+// (testdata/otava_reference.json). e_divisive: the prefix-sum statistic against its definition
+// computed naively, and series with known answers (a step the size of the seeds' regressions,
+// two steps, a spike, noise alone); both methods on those.
 #include "regressions/change_points.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
 #include <numbers>
+
+#include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
 #include "core/rng.hpp"
@@ -43,6 +47,88 @@ double naive_q(const std::vector<double>& x, std::size_t tau) {
     return m * k / double(n) * e;
 }
 
+change_point_config e_divisive() {
+    change_point_config c;
+    c.method = change_method::e_divisive;
+    return c;
+}
+
+// Equal to 1e-9 relative, or both below 1e-12 (p-values of 0 and 1e-300 are the same verdict).
+::testing::AssertionResult close(double got, double want) {
+    if (std::abs(got - want) <= 1e-9 * std::abs(want) || (std::abs(got) < 1e-12 && std::abs(want) < 1e-12))
+        return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << got << " != " << want;
+}
+
+TEST(change_points, otava_port_equals_apache_otava_on_the_same_series) {
+    std::ifstream in(C2LAB_SOURCE_DIR "/regressions/testdata/otava_reference.json");
+    ASSERT_TRUE(in) << "regressions/testdata/otava_reference.json";
+    const nlohmann::json ref = nlohmann::json::parse(in);
+    ASSERT_EQ(ref.at("window_len").get<std::size_t>(), change_point_config{}.window);
+    ASSERT_EQ(ref.at("max_pvalue").get<double>(), change_point_config{}.significance());
+    std::size_t points = 0;
+    for (const auto& c : ref.at("cases")) {
+        SCOPED_TRACE(c.at("name").get<std::string>());
+        const auto x = c.at("series").get<std::vector<double>>();
+        const e_divisive_candidate cand = otava_candidate(x, 0, x.size());
+        EXPECT_EQ(cand.index, c.at("candidate").at("index").get<std::size_t>());
+        EXPECT_TRUE(close(cand.q, c.at("candidate").at("qhat").get<double>()));
+        const auto got = find_change_points(x);
+        const auto& want = c.at("change_points");
+        ASSERT_EQ(got.size(), want.size());
+        for (std::size_t k = 0; k < got.size(); ++k, ++points) {
+            EXPECT_EQ(got[k].index, want[k].at("index").get<std::size_t>());
+            EXPECT_TRUE(close(got[k].q, want[k].at("qhat").get<double>()));
+            EXPECT_TRUE(close(got[k].p_value, want[k].at("pvalue").get<double>()));
+            EXPECT_TRUE(close(got[k].mean_before, want[k].at("mean_before").get<double>()));
+            EXPECT_TRUE(close(got[k].mean_after, want[k].at("mean_after").get<double>()));
+        }
+    }
+    EXPECT_GE(points, 10u);  // the fixture has changes to compare, not only empty answers
+}
+
+TEST(change_points, otava_candidate_maximises_q_over_the_split_and_the_end) {
+    // Q(tau, kappa) from the definition, three double sums, against the candidate's value.
+    const auto x = series({{9, 10}, {7, 13}, {6, 9}}, 0.1, 4);
+    double best = -1;
+    std::size_t best_tau = 0;
+    for (std::size_t tau = 1; tau < x.size(); ++tau)
+        for (std::size_t kappa = tau + 1; kappa <= x.size(); ++kappa) {
+            const std::vector<double> seg(x.begin(), x.begin() + std::ptrdiff_t(kappa));
+            const double nx = double(tau), ny = double(kappa - tau);
+            double between = 0, wx = 0, wy = 0;
+            for (std::size_t i = 0; i < tau; ++i)
+                for (std::size_t j = tau; j < kappa; ++j) between += std::abs(seg[i] - seg[j]);
+            for (std::size_t i = 0; i < tau; ++i)
+                for (std::size_t k = i + 1; k < tau; ++k) wx += std::abs(seg[i] - seg[k]);
+            for (std::size_t j = tau; j < kappa; ++j)
+                for (std::size_t k = j + 1; k < kappa; ++k) wy += std::abs(seg[j] - seg[k]);
+            double q = 2 / (nx + ny) * between;
+            if (nx > 1) q -= 2 * ny / ((nx + ny) * (nx - 1)) * wx;
+            if (ny > 1) q -= 2 * nx / ((nx + ny) * (ny - 1)) * wy;
+            if (q > best) best = q, best_tau = tau;
+        }
+    const e_divisive_candidate c = otava_candidate(x, 0, x.size());
+    EXPECT_EQ(c.index, best_tau);
+    EXPECT_TRUE(close(c.q, best));
+    EXPECT_THROW(otava_candidate(x, 3, 4), error);
+}
+
+TEST(change_points, methods_by_name) {
+    EXPECT_EQ(parse_change_method("otava"), change_method::otava);
+    EXPECT_EQ(parse_change_method("e-divisive"), change_method::e_divisive);
+    EXPECT_STREQ(change_method_name(change_method::e_divisive), "e-divisive");
+    try {
+        parse_change_method("pelt");
+        ADD_FAILURE() << "no error";
+    } catch (const error& e) {
+        EXPECT_NE(std::string(e.what()).find("'pelt' (otava or e-divisive)"), std::string::npos) << e.what();
+    }
+    change_point_config bad;
+    bad.alpha = 1.5;
+    EXPECT_THROW(find_change_points(std::vector<double>{1, 2, 3}, bad), error);
+}
+
 TEST(change_points, prefix_sum_statistic_equals_the_definition) {
     for (std::uint64_t seed : {1, 2, 3}) {
         const auto x = series({{7, 10}, {6, 13}, {8, 9}}, 0.1, seed);
@@ -61,49 +147,60 @@ TEST(change_points, prefix_sum_statistic_equals_the_definition) {
 TEST(change_points, a_six_percent_step_is_found_where_it_is) {
     // 1% noise, as a quiet benchmark; the step of one of the seeds' regressions.
     const auto x = series({{40, 100}, {40, 106}}, 0.01, 7);
-    const auto cps = find_change_points(x);
-    ASSERT_EQ(cps.size(), 1u);
-    EXPECT_NEAR(double(cps[0].index), 40, 1);
-    EXPECT_NEAR(cps[0].relative_change(), 0.06, 0.01);
-    EXPECT_LT(cps[0].p_value, 0.05);
-    EXPECT_GT(cps[0].q, 0);
+    for (const change_point_config& cfg : {change_point_config{}, e_divisive()}) {
+        const auto cps = find_change_points(x, cfg);
+        ASSERT_EQ(cps.size(), 1u) << change_method_name(cfg.method);
+        EXPECT_NEAR(double(cps[0].index), 40, 1);
+        EXPECT_NEAR(cps[0].relative_change(), 0.06, 0.01);
+        EXPECT_LT(cps[0].p_value, cfg.significance());
+        EXPECT_GT(cps[0].q, 0);
+    }
 }
 
 TEST(change_points, two_steps_give_two_changes) {
     const auto x = series({{30, 100}, {30, 106}, {30, 100}}, 0.01, 8);
-    const auto cps = find_change_points(x);
-    ASSERT_EQ(cps.size(), 2u);
-    EXPECT_NEAR(double(cps[0].index), 30, 1);
-    EXPECT_NEAR(double(cps[1].index), 60, 1);
-    EXPECT_GT(cps[0].relative_change(), 0.04);
-    EXPECT_LT(cps[1].relative_change(), -0.04);
+    for (const change_point_config& cfg : {change_point_config{}, e_divisive()}) {
+        const auto cps = find_change_points(x, cfg);
+        ASSERT_EQ(cps.size(), 2u) << change_method_name(cfg.method);
+        EXPECT_NEAR(double(cps[0].index), 30, 1);
+        EXPECT_NEAR(double(cps[1].index), 60, 1);
+        EXPECT_GT(cps[0].relative_change(), 0.04);
+        EXPECT_LT(cps[1].relative_change(), -0.04);
+    }
 }
 
 TEST(change_points, one_spike_is_not_a_change) {
     auto x = series({{60, 100}}, 0.01, 9);
     x[30] *= 1.5;
-    EXPECT_TRUE(find_change_points(x).empty());
+    EXPECT_TRUE(find_change_points(x, e_divisive()).empty());
+    EXPECT_TRUE(find_change_points(x).empty());  // otava: the t-test of either side does not reject
     // Nor two runs of it: the segments must be at least min_size (3) long.
     x[31] *= 1.5;
-    EXPECT_TRUE(find_change_points(x).empty());
+    EXPECT_TRUE(find_change_points(x, e_divisive()).empty());
 }
 
 TEST(change_points, noise_alone_rarely_gives_a_change) {
     // alpha 0.05 per search: about 1 in 20 noise series gets a (false) change; 40 series here.
     std::size_t with_change = 0;
-    for (std::uint64_t seed = 100; seed < 140; ++seed)
-        with_change += !find_change_points(series({{50, 100}}, 0.02, seed)).empty();
+    std::size_t otava_with_change = 0;
+    for (std::uint64_t seed = 100; seed < 140; ++seed) {
+        with_change += !find_change_points(series({{50, 100}}, 0.02, seed), e_divisive()).empty();
+        otava_with_change += !find_change_points(series({{50, 100}}, 0.02, seed)).empty();
+    }
     EXPECT_LE(with_change, 6u);
+    EXPECT_LE(otava_with_change, 2u);  // p <= 0.001 after the merge
 }
 
 TEST(change_points, the_same_series_gives_the_same_answer_and_short_series_none) {
     const auto x = series({{12, 100}, {12, 110}}, 0.02, 10);
-    const auto a = find_change_points(x), b = find_change_points(x);
+    const auto a = find_change_points(x, e_divisive()), b = find_change_points(x, e_divisive());
     ASSERT_EQ(a.size(), b.size());
     for (std::size_t k = 0; k < a.size(); ++k) EXPECT_EQ(a[k].p_value, b[k].p_value);
-    EXPECT_TRUE(find_change_points(std::vector<double>{1, 2, 3, 4, 5}).empty());
+    EXPECT_TRUE(find_change_points(std::vector<double>{1, 2, 3, 4, 5}, e_divisive()).empty());
+    EXPECT_TRUE(find_change_points(std::vector<double>{}, e_divisive()).empty());
     EXPECT_TRUE(find_change_points(std::vector<double>{}).empty());
-    change_point_config none;
+    EXPECT_TRUE(find_change_points(std::vector<double>{4}).empty());
+    change_point_config none = e_divisive();
     none.permutations = 0;
     EXPECT_THROW(find_change_points(x, none), error);
 }

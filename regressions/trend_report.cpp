@@ -139,7 +139,7 @@ std::string trend_report_html(const std::vector<trend_series>& series, const std
          ".series{display:flex;gap:2em;align-items:flex-start;flex-wrap:wrap;margin-bottom:2em}"
          ".tbl{max-height:300px;overflow-y:auto}.chg{background:#fff2cc}</style></head><body>\n"
       << "<h1>" << xml_escape(title) << "</h1>\n<p>" << series.size() << " series, " << runs << " run medians, " << changes
-      << " change point(s) (E-Divisive means, marked by dashed rules). Each dot is a run's median, its bar the "
+      << " change point(s) (marked by dashed rules). Each dot is a run's median, its bar the "
          "interquartile range of the run's samples; one colour per machine.</p>\n";
     for (const auto& s : series) {
         double hi = 0;
