@@ -1,10 +1,12 @@
-// `c2lab bisect`: the first commit between --good and --bad that made a benchmark slower.
+// `c2lab bisect`: the first commit between --good and --bad that made a benchmark slower (or,
+// with --find faster, faster).
 //
 // Each commit git bisect proposes is checked out in its own worktree (<work>/<commit>, kept:
 // a rerun and the compiler cache reuse it) and built with --build-cmd; its benchmark binary is
 // then measured against the good commit's, interleaved process by process with `c2lab ab`'s
 // engine (regressions/ab.hpp: shuffled rounds, ratio of medians with its bootstrap interval,
-// Mann-Whitney, the margin). slower -> `git bisect bad`; same or faster -> `git bisect good`;
+// Mann-Whitney, the margin). slower -> `git bisect bad`; same or faster -> `git bisect good`
+// (--find faster: the other way round);
 // inconclusive -> the rounds doubled once, then the nearer side (the ratio against the midpoint
 // of 1 and the bad commit's measured ratio); a failed build -> `git bisect skip`.
 // git bisect runs in a worktree of its own, so the user's checkout is never touched.
@@ -162,10 +164,14 @@ int run_bisect(const bisect_args& a) {
     progress("bisect", std::to_string(n) + " commit(s) after " + good.substr(0, 12) + " up to " + bad.substr(0, 12) +
                            "; worktrees and build logs in " + b.work.string());
 
+    // The change sought: --bad is slower (or, --find faster, faster) than --good, and so is every
+    // commit from the first one that changed it on ("bad" in git bisect's terms).
+    const ab::outcome sought = a.find == "faster" ? ab::outcome::faster : ab::outcome::slower;
+    const std::string word = a.find == "faster" ? "faster" : "slower";
     double bad_ratio = 1;  // the bad commit's effect, measured first
     const std::optional<std::string> good_bin = b.build(good);
     if (!good_bin) throw error(errc::io, "the good commit " + good.substr(0, 12) + " does not build (see its log)");
-    // The premise first: --bad is slower than --good.
+    // The premise first: --bad is slower (faster) than --good.
     {
         const std::optional<std::string> bad_bin = b.build(bad);
         if (!bad_bin) throw error(errc::io, "the bad commit " + bad.substr(0, 12) + " does not build (see its log)");
@@ -177,8 +183,8 @@ int run_bisect(const bisect_args& a) {
         }
         progress("bisect", bad.substr(0, 12) + " (bad) against " + good.substr(0, 12) + " (good): " +
                                std::string(ab::to_string(j.verdict)) + " " + pct(j.ratio));
-        if (j.verdict != ab::outcome::slower)
-            throw error(errc::bad_input, "--bad " + a.bad + " is not measurably slower than --good " + a.good + " on " +
+        if (j.verdict != sought)
+            throw error(errc::bad_input, "--bad " + a.bad + " is not measurably " + word + " than --good " + a.good + " on " +
                                              j.benchmark + " (" + std::string(ab::to_string(j.verdict)) + ", " +
                                              pct(j.ratio) + "): nothing to bisect");
         bad_ratio = j.ratio;
@@ -210,10 +216,12 @@ int run_bisect(const bisect_args& a) {
             effects[cand] = j;
             // Still inconclusive with twice the rounds (a noisy machine): the side its ratio is
             // nearer to, the good commit's 1 or the bad commit's measured ratio.
-            verdict = j.verdict == ab::outcome::slower           ? "bad"
-                      : j.verdict != ab::outcome::inconclusive   ? "good"
-                      : j.ratio >= 1 + (bad_ratio - 1) / 2       ? "bad"
-                                                                 : "good";
+            const bool nearer_bad = sought == ab::outcome::slower ? j.ratio >= 1 + (bad_ratio - 1) / 2
+                                                                  : j.ratio <= 1 + (bad_ratio - 1) / 2;
+            verdict = j.verdict == sought                      ? "bad"
+                      : j.verdict != ab::outcome::inconclusive ? "good"
+                      : nearer_bad                             ? "bad"
+                                                               : "good";
             char line[256];
             std::snprintf(line, sizeof line, "%s: %s %s [%+.1f%%, %+.1f%%] against the good commit -> %s%s",
                           cand.substr(0, 12).c_str(), std::string(ab::to_string(j.verdict)).c_str(), pct(j.ratio).c_str(),
@@ -233,12 +241,12 @@ int run_bisect(const bisect_args& a) {
               << " (bad), " << n << " commit(s); " << b.builds << " build(s) including the good commit's\n";
     for (const auto& l : b.log) std::cout << "  " << l << "\n";
     if (first_bad.empty()) {
-        std::cout << "no single first slower commit (only skipped commits left: builds failed or measurements were "
+        std::cout << "no single first " << word << " commit (only skipped commits left: builds failed or measurements were "
                      "inconclusive)\n";
         return exit_error;
     }
     const std::string subject = b.git(b.repo, "log -1 --format=%s " + first_bad);
-    std::cout << "first slower commit: " << first_bad << " " << subject << "\n";
+    std::cout << "first " << word << " commit: " << first_bad << " " << subject << "\n";
     if (auto it = effects.find(first_bad); it != effects.end()) {
         char line[160];
         std::snprintf(line, sizeof line, "its effect: %s against the good commit, 95%% interval [%+.1f%%, %+.1f%%] (%s)\n",

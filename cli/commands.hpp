@@ -165,6 +165,7 @@ struct bisect_args {
     double margin = 0.02;
     std::string metric = "real_time";  // or cpu_time (less sensitive to a loaded machine's preemption)
     std::string work;              // worktrees and logs; empty: <repository>/build/bisect
+    std::string find = "slower";   // slower: the first slower commit; faster: the first faster one
 };
 
 struct baseline_update_args {

@@ -374,11 +374,16 @@ int main(int argc, char** argv) {
 
     bisect_args bis;
     auto* s_bisect = app.add_subcommand(
-        "bisect", "Find the first commit between --good and --bad that made a benchmark slower: git bisect over builds "
+        "bisect", "Find the first commit between --good and --bad that made a benchmark slower (--find faster: "
+                  "faster): git bisect over builds "
                   "of each commit in its own worktree, each measured against the good commit's binary with c2lab ab's "
                   "interleaved rounds and statistics.");
-    s_bisect->add_option("--good", bis.good, "a revision where the benchmark is fast")->required()->type_name("REV");
-    s_bisect->add_option("--bad", bis.bad, "a later revision where it is slower")->required()->type_name("REV");
+    s_bisect->add_option("--good", bis.good, "the older revision, before the change (where the benchmark is fast)")
+        ->required()
+        ->type_name("REV");
+    s_bisect->add_option("--bad", bis.bad, "a later revision, after the change (where it is slower)")
+        ->required()
+        ->type_name("REV");
     s_bisect->add_option("--filter", bis.filter, "the benchmark to follow (--benchmark_filter)")->required()->type_name("REGEX");
     s_bisect->add_option("--binary", bis.binary,
                          "the benchmark binary's path in a built checkout, e.g. build/release/benchmarks/bench_msm")
@@ -396,6 +401,11 @@ int main(int argc, char** argv) {
     s_bisect->add_option("--margin", bis.margin, "changes smaller than this fraction count as the same")->capture_default_str();
     s_bisect->add_option("--metric", bis.metric, "real_time, or cpu_time on a loaded machine")
         ->check(CLI::IsMember({"real_time", "cpu_time"}))
+        ->capture_default_str();
+    s_bisect->add_option("--find", bis.find,
+                         "slower: the first commit that made the benchmark slower; faster: the first that made it "
+                         "faster (then --good is the older, slow revision and --bad the newer, fast one)")
+        ->check(CLI::IsMember({"slower", "faster"}))
         ->capture_default_str();
     s_bisect->add_option("--work", bis.work, "worktrees and build logs (default: <repository>/build/bisect)")->type_name("DIR");
     s_bisect->footer(

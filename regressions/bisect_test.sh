@@ -42,6 +42,12 @@ for k in 1 2 3 4 5 6 7 8; do
   fi
 done
 bad=$(git rev-parse HEAD)
+# Then one commit makes the stage 15% faster (for --find faster), among notes.
+echo "note 9" >>notes.txt && git add notes.txt && git commit -qm "commit 9: notes only"
+echo 'constexpr long work = 1800000;' >work.hpp
+git commit -qam "commit 10: the stage does 15% less work" && fast=$(git rev-parse HEAD)
+echo "note 11" >>notes.txt && git add notes.txt && git commit -qm "commit 11: notes only" && tip=$(git rev-parse HEAD)
+git checkout -q "$bad"
 
 expect 0 "bisect" "$BIN" bisect --good "$good" --bad "$bad" --filter '^stage$' --binary build/bench \
   --build-cmd 'bash build.sh' --rounds 10 --min-time 0.05 --metric cpu_time --work "$T/work" &&
@@ -57,6 +63,11 @@ expect 0 "bisect steps recorded" "$BIN" history list && [ "$(grep -c "c2lab bise
   fail "bisect: fewer than 4 steps recorded: $(cat "$T/out")"
 [ -z "$(git -C "$R" worktree list | grep -F "$T/work/driver")" ] || fail "bisect left its driver worktree"
 [ "$(git -C "$R" rev-parse HEAD)" = "$bad" ] || fail "bisect moved the user's checkout"
+
+# --find faster: the first commit after the slow one that made the stage faster.
+expect 0 "bisect --find faster" "$BIN" bisect --find faster --good "$bad" --bad "$tip" --filter '^stage$' --binary build/bench \
+  --build-cmd 'bash build.sh' --rounds 10 --min-time 0.05 --metric cpu_time --work "$T/work" &&
+  has "$T/out" "bisect --find faster" "first faster commit: $fast commit 10: the stage does 15% less work"
 
 # Refusals: bad not slower than good, and good not an ancestor of bad.
 expect 2 "bisect without a slowdown" "$BIN" bisect --good "$good" --bad "$(git rev-parse "$slow~1")" --filter '^stage$' \
