@@ -521,8 +521,14 @@ TEST(groth16, params_file_round_trip_and_refusals) {
     // b_g2 point changed.
     t = good;
     t[t.size() - 32 - 8] ^= 1;
+    // Without a valid checksum the same change is the checksum's mismatch (the hash runs beside
+    // the decoder, and a bad point waits for its verdict), in a query point and in the vk.
+    refused(t, errc::bad_input, "checksum mismatch");
     rehash(t);
     refused(t, errc::bad_input, "b_g2[");
+    t = good;
+    t[params_file_header_bytes + 40] ^= 1;  // alpha_g1's x
+    refused(t, errc::bad_input, "checksum mismatch");
     // The file cannot be opened.
     EXPECT_EQ(kind_of([&] { read_parameters(dir + "/missing.bin"); }), errc::io);
     EXPECT_EQ(kind_of([&] { write_parameters(dir + "/no/such/dir/p.bin", s.params); }), errc::io);

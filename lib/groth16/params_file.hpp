@@ -29,9 +29,10 @@
 //
 // write_parameters writes atomically: a temporary file in the same directory, fsync,
 // rename over path, fsync of the directory. read_parameters maps the file (mmap; or reads it,
-// params_io::read); mapped, it hands back each range it has hashed or decoded (MADV_DONTNEED:
-// the pages stay in the page cache), so the peak of a load is the decoded parameters and one
-// vector's pages, not twice the parameters. It throws
+// params_io::read) and checks the checksum and the points at once: one task hashes the file
+// while the other threads decode it. Mapped, it hands back each range both have passed
+// (MADV_DONTNEED: the pages stay in the page cache), so the peak of a load is the decoded
+// parameters and about one vector's pages, not twice the parameters. It throws
 // c2lab::error naming the path and the problem: errc::io (cannot open/read/write),
 // errc::bad_input (truncated, trailing bytes, bad magic, unsupported version, inconsistent
 // counts, checksum mismatch, non-canonical coordinates, a point off its curve or, for the
