@@ -17,6 +17,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "msm/batch_affine.hpp"
@@ -103,9 +104,12 @@ void one_thread_sizes(benchmark::internal::Benchmark* b, int max_log_n) {
     b->ArgNames({"log_n", "density", "threads"})->Unit(benchmark::kMillisecond)->UseRealTime();
 }
 
+// 2^10 .. 2^22 pairs, c around the addition-count model's choice (the split doubles the points).
 void glv_fixed_sweep(benchmark::internal::Benchmark* b) {
-    for (int log_n = 16; log_n <= 20; log_n += 2)
-        for (int c = 12; c <= 17; ++c) b->Args({log_n, 100, 1, c});
+    for (int log_n = 10; log_n <= 22; log_n += 2) {
+        const int lo = log_n < 16 ? log_n - 4 : log_n - 6, hi = log_n < 16 ? log_n : std::min(log_n - 1, 20);
+        for (int c = lo; c <= hi; ++c) b->Args({log_n, 100, 1, c});
+    }
     b->ArgNames({"log_n", "density", "threads", "c"})->Unit(benchmark::kMillisecond)->UseRealTime();
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "ff/ifma.hpp"
 #include "msm/batch_affine.hpp"
 #include "msm/fixed_base.hpp"
 #include "msm/glv.hpp"
@@ -574,9 +575,20 @@ TEST(msm_window, glv_rule) {
     EXPECT_EQ(glv_model_window_bits(size_t{1} << 16), 13u);
     EXPECT_EQ(glv_model_window_bits(size_t{1} << 18), 16u);
     // measured rows, and the model where nothing was measured
-    EXPECT_EQ(glv_table_window_bits(size_t{1} << 16), 13u);
-    EXPECT_EQ(glv_table_window_bits(size_t{1} << 18), 16u);
-    EXPECT_EQ(glv_table_window_bits(size_t{1} << 17), glv_model_window_bits(size_t{1} << 17));
+    for (ff::batch_path path : {ff::batch_path::scalar, ff::batch_path::ifma}) {
+        EXPECT_EQ(glv_table_window_bits(size_t{1} << 16, path), 13u);
+        EXPECT_EQ(glv_table_window_bits(size_t{1} << 22, path), 16u);
+        EXPECT_EQ(glv_table_window_bits((size_t{1} << 22) - 1, path), 16u);  // ceil(log2 n) = 22: the H query
+        EXPECT_EQ(glv_table_window_bits(size_t{1} << 17, path), 13u);        // between rows: the smaller
+        EXPECT_EQ(glv_table_window_bits(size_t{1} << 24, path), glv_model_window_bits(size_t{1} << 24));
+        EXPECT_EQ(glv_table_window_bits(100, path), glv_model_window_bits(100));
+    }
+    // The paths' own rows where they differ (2^10, 2^14).
+    EXPECT_EQ(glv_table_window_bits(size_t{1} << 10, ff::batch_path::scalar), 8u);
+    EXPECT_EQ(glv_table_window_bits(size_t{1} << 10, ff::batch_path::ifma), 10u);
+    EXPECT_EQ(glv_table_window_bits(size_t{1} << 14, ff::batch_path::scalar), 12u);
+    EXPECT_EQ(glv_table_window_bits(size_t{1} << 14, ff::batch_path::ifma), 13u);
+    EXPECT_EQ(glv_table_window_bits(size_t{1} << 14), glv_table_window_bits(size_t{1} << 14, ff::default_batch_path()));
     EXPECT_EQ(window_policy::table().glv_bits_for(size_t{1} << 16), 13u);
     EXPECT_EQ(window_policy::ln().glv_bits_for(1000), glv_model_window_bits(1000));
     EXPECT_EQ(window_policy::fixed(9).glv_bits_for(1000), 9u);

@@ -1,9 +1,11 @@
 #include "msm/window.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
 #include "core/error.hpp"
+#include "ff/ifma.hpp"
 
 namespace c2lab::msm {
 
@@ -30,16 +32,32 @@ struct table_row {
 };
 constexpr table_row measured[] = {{10, 8}, {12, 11}, {14, 12}, {16, 13}, {18, 13}};
 
-// The endomorphism split (2n points, 128-bit scalars), indexed by ceil(log2 n) of the pairs.
-// Source: the side-by-side harness of results/reference/msm-vs-blst-2026-12-03.md (G1, one
-// thread, full density, Release, -march=x86-64-v3, batched affine buckets, medians of 2-5
-// interleaved runs, CPU time: the shared 2-vCPU "Intel(R) Xeon(R) Processor" VM was
-// oversubscribed, wall time 2-6x CPU time). Time per MSM by c, best marked *:
-//   log_n 16: c=12 402 ms, c=13 352 ms*, c=14 377 ms, c=15 409 ms
-//   log_n 18: c=13 1409 ms, c=15 1402 ms, c=16 1312 ms*, c=17 1619 ms
-//   log_n 20: c=15 5239 ms, c=16 4697 ms*, c=17 5390 ms
-// Sizes not listed: glv_model_window_bits (which gives these three as well).
-constexpr table_row measured_glv[] = {{16, 13}, {18, 16}, {20, 16}};
+// The endomorphism split (2n points, 127-bit scalars), indexed by ceil(log2 n) of the pairs,
+// one table per batch path (ff::default_batch_path(): the bucket additions on AVX-512 IFMA, or
+// the scalar ADX/portable field products): IFMA makes the additions cheaper against the memory
+// traffic of the buckets, so its best windows differ. Source: bench_msm msm/g1/glv_fixed (G1,
+// one thread, full density, Release, -march=x86-64-v3, batched affine buckets; 2 repetitions
+// interleaved at random, medians) on the shared 2-core "AMD EPYC" (family 25 model 17, L2 1 MiB
+// per core, L3 32 MiB), the scalar path with C2LAB_NO_AVX512=1. Time per MSM by c, best marked *:
+// IFMA:
+//   log_n 10: c=6 20.6, c=7 18.7, c=8 18.5, c=9 16.8, c=10 14.5* ms
+//   log_n 12: c=8 63.2, c=9 51.3, c=10 36.6, c=11 31.6*, c=12 35.2 ms
+//   log_n 14: c=10 128, c=11 96.6, c=12 85.8, c=13 83.8*, c=14 113 ms
+//   log_n 16: c=10 477, c=11 365, c=12 296, c=13 231*, c=14 265, c=15 338 ms
+//   log_n 18: c=12 1163, c=13 861, c=14 921, c=15 960, c=16 826*, c=17 1158 ms
+//   log_n 20: c=14 3532, c=15 3710, c=16 2733*, c=17 3580, c=18 3893, c=19 3906 ms
+//   log_n 22: c=16 11182*, c=17 14123, c=18 15396, c=19 14572, c=20 22908 ms
+// scalar (mulx/adcx/adox):
+//   log_n 10: c=6 21.4, c=7 18.7, c=8 17.3*, c=9 20.2, c=10 19.4 ms
+//   log_n 12: c=8 65.2, c=9 66.2, c=10 54.5, c=11 48.3*, c=12 52.7 ms
+//   log_n 14: c=10 181, c=11 154, c=12 140*, c=13 146, c=14 168 ms
+//   log_n 16: c=10 734, c=11 571, c=12 548, c=13 443*, c=14 464, c=15 511 ms
+//   log_n 18: c=12 2015, c=13 1738, c=14 1791, c=15 1713, c=16 1559*, c=17 1829 ms
+//   log_n 20: c=14 6604, c=15 6461, c=16 5617*, c=17 6652, c=18 6336, c=19 7479 ms
+//   log_n 22: c=16 22697*, c=17 24042, c=18 25498, c=19 27717, c=20 35613 ms
+// Sizes between two rows: the smaller of their windows; outside 2^10..2^22: glv_model_window_bits.
+constexpr table_row measured_glv_ifma[] = {{10, 10}, {12, 11}, {14, 13}, {16, 13}, {18, 16}, {20, 16}, {22, 16}};
+constexpr table_row measured_glv_scalar[] = {{10, 8}, {12, 11}, {14, 12}, {16, 13}, {18, 16}, {20, 16}, {22, 16}};
 
 unsigned ceil_log2(size_t n) noexcept {
     unsigned log_n = 0;
@@ -97,10 +115,17 @@ unsigned window_policy::glv_bits_for(size_t n) const noexcept {
     return glv_model_window_bits(n);
 }
 
-unsigned glv_table_window_bits(size_t n) noexcept {
-    unsigned log_n = ceil_log2(n);
-    for (const auto& row : measured_glv)
-        if (row.log_n == log_n) return row.bits;
+unsigned glv_table_window_bits(size_t n) noexcept { return glv_table_window_bits(n, ff::default_batch_path()); }
+
+unsigned glv_table_window_bits(size_t n, ff::batch_path path) noexcept {
+    const std::span<const table_row> rows = path == ff::batch_path::ifma ? std::span<const table_row>(measured_glv_ifma)
+                                                                         : std::span<const table_row>(measured_glv_scalar);
+    const unsigned log_n = ceil_log2(n);
+    for (size_t i = 0; i < rows.size(); ++i) {
+        if (rows[i].log_n == log_n) return rows[i].bits;
+        if (i + 1 < rows.size() && rows[i].log_n < log_n && log_n < rows[i + 1].log_n)
+            return std::min(rows[i].bits, rows[i + 1].bits);
+    }
     return glv_model_window_bits(n);
 }
 

@@ -15,6 +15,10 @@
 #include <string>
 #include <string_view>
 
+namespace c2lab::ff {
+enum class batch_path;  // ff/ifma.hpp
+}
+
 namespace c2lab::msm {
 
 inline constexpr unsigned min_window_bits = 1;
@@ -52,8 +56,10 @@ struct window_policy {
 unsigned ln_window_bits(size_t n) noexcept;
 // The measured table (window.cpp); falls back to ln_window_bits outside its range.
 unsigned table_window_bits(size_t n) noexcept;
-// The measured table for the endomorphism split of n pairs; falls back to the model.
+// The measured table for the endomorphism split of n pairs, of the batch path that runs here
+// (ff::default_batch_path()) or of the one named; falls back to the model.
 unsigned glv_table_window_bits(size_t n) noexcept;
+unsigned glv_table_window_bits(size_t n, ff::batch_path path) noexcept;
 // The c in 1..16 minimising (floor(127/c) + 1) * (2n + 2^c): windows times bucket and
 // reduction additions for the split of n pairs.
 unsigned glv_model_window_bits(size_t n) noexcept;
