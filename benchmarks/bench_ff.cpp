@@ -8,7 +8,6 @@
 
 #include "core/cpu.hpp"
 #include "ec/pairing.hpp"
-#include "ff/avx2_mont.hpp"
 #include "ff/ifma.hpp"
 
 namespace {
@@ -100,27 +99,6 @@ void field_mul_batch(benchmark::State& state) {
     for (auto& x : b) x = F::random(g);
     for (auto _ : state) {
         mul_batch(Path, std::span<F>(out), std::span<const F>(a), std::span<const F>(b));
-        benchmark::DoNotOptimize(out.data());
-        benchmark::ClobberMemory();
-    }
-    const double muls = double(n) * double(state.iterations());
-    state.counters["muls/s"] = benchmark::Counter(muls, benchmark::Counter::kIsRate);
-    state.counters["time/mul"] = benchmark::Counter(muls, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
-}
-
-// The AVX2 radix-2^29 experiment (ff/avx2_mont.hpp), beside path:scalar on the same data.
-void fp_mul_batch_avx2(benchmark::State& state) {
-    if (!avx2_available()) {
-        state.SkipWithError("this CPU has no AVX2");
-        return;
-    }
-    const size_t n = static_cast<size_t>(state.range(0));
-    rng g(15);
-    std::vector<fp> a(n), b(n), out(n);
-    for (auto& x : a) x = fp::random(g);
-    for (auto& x : b) x = fp::random(g);
-    for (auto _ : state) {
-        mul_batch_avx2(std::span<fp>(out), std::span<const fp>(a), std::span<const fp>(b));
         benchmark::DoNotOptimize(out.data());
         benchmark::ClobberMemory();
     }
@@ -301,7 +279,6 @@ BENCHMARK(field_square<fp12>)->Name("ff/fp12_square");
 BENCHMARK(field_mul_batch<fr, batch_path::scalar>)->Name("ff/fr_mul_batch/path:scalar")->Arg(8)->Arg(64)->Arg(1024)->Arg(4096)->ArgNames({"n"});
 BENCHMARK(field_mul_batch<fr, batch_path::ifma>)->Name("ff/fr_mul_batch/path:ifma")->Arg(8)->Arg(64)->Arg(1024)->Arg(4096)->ArgNames({"n"});
 BENCHMARK(field_mul_batch<fp, batch_path::scalar>)->Name("ff/fp_mul_batch/path:scalar")->Arg(8)->Arg(64)->Arg(1024)->Arg(4096)->ArgNames({"n"});
-BENCHMARK(fp_mul_batch_avx2)->Name("ff/fp_mul_batch/path:avx2")->Arg(8)->Arg(64)->Arg(1024)->Arg(4096)->ArgNames({"n"});
 BENCHMARK(field_mul_batch<fp, batch_path::ifma>)->Name("ff/fp_mul_batch/path:ifma")->Arg(8)->Arg(64)->Arg(1024)->Arg(4096)->ArgNames({"n"});
 BENCHMARK(affine_add_batch_bench<fp, 0>)->Name("ff/affine_add_batch/path:scalar")->Arg(256)->Arg(1024)->Arg(4096)->ArgNames({"n"});
 BENCHMARK(affine_add_batch_bench<fp, 1>)->Name("ff/affine_add_batch/path:ifma")->Arg(256)->Arg(1024)->Arg(4096)->ArgNames({"n"});
