@@ -182,57 +182,115 @@ public:
     // a^(p-2) (Fermat): the reference, and the path at compile time. Zero maps to zero.
     constexpr mont_field inverse_fermat() const noexcept { return pow(p_minus_2); }
 
-    // Binary extended Euclid on the Montgomery representation: (aR)^-1 mod p, then one
-    // Montgomery product with R^3 gives a^-1 R. Variable time (its running time depends on
-    // the value): c2lab inverts public or benchmark data only. About 2 log2(p) shift/subtract
-    // steps; bench_ff ff/fp_inverse went from 22.2 us (Fermat) to 6.5 us on the CI machine.
-    // Zero maps to zero.
+    // Pornin's optimised binary GCD ("Optimized Binary GCD for Modular Inversion", IACR ePrint
+    // 2020/972, algorithm 2) on the Montgomery representation: (aR)^-1 mod p, then one Montgomery
+    // product with R^3 gives a^-1 R. Each outer step runs 31 binary-GCD steps on 64-bit
+    // approximations of a and b (their low 31 and top 33 bits), collecting them in a matrix
+    // (f0 g0; f1 g1) of entries at most 2^31, then applies it to the full a, b (divided by
+    // 2^31, exactly) and to u, v (divided by 2^31 mod p, Montgomery style), keeping
+    // a = u x, b = v x (mod p). ceil((2 bits(p) - 1) / 31) outer steps (Fp 25, Fr 17) end with
+    // b = 1, so v = x^-1. The inner steps are branch-free; the whole is variable time only in
+    // the bit lengths it reads (c2lab inverts public or benchmark data). Zero maps to zero.
+    // bench_ff, the old and new binaries alternated on the 2-core AMD EPYC: ff/fp_inverse 7.1-7.5 us
+    // (the binary extended Euclid it replaced) -> 3.7-3.8 us, ff/fr_inverse 3.5-3.6 -> 2.1-2.4 us.
     constexpr mont_field inverse() const noexcept {
         if (is_zero()) return *this;
         if (std::is_constant_evaluated()) return inverse_fermat();
-        repr u = mont, v = modulus, x1{}, x2{};
-        x1[0] = 1;  // invariants: x1 * mont = u, x2 * mont = v (mod p)
-        // x * 2^-k mod p for 1 <= k <= 63, in one step: add the multiple m p (m < 2^k) that
-        // makes x divisible by 2^k, then shift; (x + m p) / 2^k < p for x < p.
-        auto div_pow2_mod_p = [](repr& x, unsigned k) {
-            const uint64_t m = (x[0] * n0) & ((uint64_t{1} << k) - 1);
-            repr y;
-            uint64_t carry = 0;
+        using i128 = __int128;
+        repr a = mont, b = modulus, u{}, v{};
+        u[0] = 1;
+        constexpr uint64_t low31 = (uint64_t{1} << 31) - 1;
+        constexpr unsigned outer = (2 * unsigned(bits) - 1 + 30) / 31;
+        auto bitlen = [](const repr& x) -> unsigned {
+            for (size_t i = n_limbs; i-- > 0;)
+                if (x[i]) return unsigned(64 * i + 64 - __builtin_clzll(x[i]));
+            return 0;
+        };
+        // 33 bits of x from bit `lo` on (lo + 33 <= 64 N).
+        auto top33 = [](const repr& x, unsigned lo) -> uint64_t {
+            const size_t w = lo / 64;
+            const unsigned sh = lo % 64;
+            uint64_t t = x[w] >> sh;
+            if (sh > 64 - 33 && w + 1 < n_limbs) t |= x[w + 1] << (64 - sh);
+            return t & ((uint64_t{1} << 33) - 1);
+        };
+        // (x f + y g) / 2^31 for non-negative x, y and |f|, |g| <= 2^31: exact when the low 31
+        // bits of x f + y g are zero (a, b); returns whether it was negative (then negated).
+        auto combine_exact = [](const repr& x, const repr& y, int64_t f, int64_t g, repr& out) -> bool {
+            uint64_t t[n_limbs + 1];
+            i128 carry = 0;
             for (size_t i = 0; i < n_limbs; ++i) {
-                u128 t = static_cast<u128>(m) * modulus[i] + x[i] + carry;
-                y[i] = static_cast<uint64_t>(t);
-                carry = static_cast<uint64_t>(t >> 64);
+                const i128 acc = static_cast<i128>(static_cast<u128>(x[i])) * f +
+                                 static_cast<i128>(static_cast<u128>(y[i])) * g + carry;
+                t[i] = static_cast<uint64_t>(acc);
+                carry = acc >> 64;
             }
-            for (size_t i = 0; i + 1 < n_limbs; ++i) x[i] = (y[i] >> k) | (y[i + 1] << (64 - k));
-            x[n_limbs - 1] = (y[n_limbs - 1] >> k) | (carry << (64 - k));
-        };
-        // Strips the trailing zero bits of w (even, non-zero), dividing x by as many 2s.
-        auto strip_twos = [&](repr& w, repr& x) {
-            while ((w[0] & 1) == 0) {
-                unsigned k = w[0] == 0 ? 63 : static_cast<unsigned>(__builtin_ctzll(w[0]));
-                for (size_t i = 0; i + 1 < n_limbs; ++i) w[i] = (w[i] >> k) | (w[i + 1] << (64 - k));
-                w[n_limbs - 1] >>= k;
-                div_pow2_mod_p(x, k);
+            t[n_limbs] = static_cast<uint64_t>(carry);
+            const bool neg = carry < 0;
+            if (neg) {  // two's complement negation over N + 1 limbs
+                uint64_t c = 1;
+                for (size_t i = 0; i <= n_limbs; ++i) {
+                    t[i] = ~t[i] + c;
+                    c = (c && t[i] == 0) ? 1 : 0;
+                }
             }
+            for (size_t i = 0; i < n_limbs; ++i) out[i] = (t[i] >> 31) | (t[i + 1] << 33);
+            return neg;
         };
-        auto is_unit = [](const repr& x) {
-            if (x[0] != 1) return false;
-            for (size_t i = 1; i < n_limbs; ++i)
-                if (x[i] != 0) return false;
-            return true;
-        };
-        while (!is_unit(u) && !is_unit(v)) {
-            strip_twos(u, x1);
-            strip_twos(v, x2);
-            if (!less_than(u, v)) {
-                sub_from(u, v);
-                x1 = sub_mod(x1, x2, modulus);
-            } else {
-                sub_from(v, u);
-                x2 = sub_mod(x2, x1, modulus);
+        // (x f + y g) / 2^31 mod p for x, y < p: the multiple k p (k < 2^31) that makes the sum
+        // divisible by 2^31 is added first; the result lies in (-2p, 3p) and is brought below p.
+        auto combine_mod = [](const repr& x, const repr& y, int64_t f, int64_t g, repr& out) {
+            i128 carry = 0;
+            uint64_t t[n_limbs + 1];
+            for (size_t i = 0; i < n_limbs; ++i) {
+                const i128 acc = static_cast<i128>(static_cast<u128>(x[i])) * f +
+                                 static_cast<i128>(static_cast<u128>(y[i])) * g + carry;
+                t[i] = static_cast<uint64_t>(acc);
+                carry = acc >> 64;
             }
+            const uint64_t k = (t[0] * n0) & low31;
+            u128 c2 = 0;
+            for (size_t i = 0; i < n_limbs; ++i) {
+                const u128 acc = static_cast<u128>(k) * modulus[i] + t[i] + c2;
+                t[i] = static_cast<uint64_t>(acc);
+                c2 = acc >> 64;
+            }
+            carry += static_cast<i128>(c2);  // the top limb, signed (|value| < 2^(64 N + 33))
+            t[n_limbs] = static_cast<uint64_t>(carry);
+            for (size_t i = 0; i < n_limbs; ++i) out[i] = (t[i] >> 31) | (t[i + 1] << 33);
+            // The value is out + top 2^(64 N), in (-2p, 3p) (3p passes 2^256 for Fr): p added
+            // while negative, subtracted while at least p.
+            int64_t top = static_cast<int64_t>(t[n_limbs]) >> 31;
+            while (top < 0) top += static_cast<int64_t>(add_to(out, modulus));
+            while (top > 0 || !less_than(out, modulus)) top -= static_cast<int64_t>(sub_from(out, modulus));
+        };
+        for (unsigned step = 0; step < outer; ++step) {
+            const unsigned n = std::max({bitlen(a), bitlen(b), 64u});
+            uint64_t ab = (a[0] & low31) | (top33(a, n - 33) << 31);
+            uint64_t bb = (b[0] & low31) | (top33(b, n - 33) << 31);
+            int64_t f0 = 1, g0 = 0, f1 = 0, g1 = 1;
+            for (int j = 0; j < 31; ++j) {
+                const uint64_t odd = 0 - (ab & 1);
+                const uint64_t swap = odd & (0 - static_cast<uint64_t>(ab < bb));
+                const uint64_t t = (ab ^ bb) & swap;
+                ab ^= t, bb ^= t;
+                const int64_t sm = static_cast<int64_t>(swap);
+                const int64_t tf = (f0 ^ f1) & sm, tg = (g0 ^ g1) & sm;
+                f0 ^= tf, f1 ^= tf, g0 ^= tg, g1 ^= tg;
+                const int64_t om = static_cast<int64_t>(odd);
+                ab -= bb & odd, f0 -= f1 & om, g0 -= g1 & om;
+                ab >>= 1, f1 *= 2, g1 *= 2;
+            }
+            repr na, nb;
+            if (combine_exact(a, b, f0, g0, na)) f0 = -f0, g0 = -g0;
+            if (combine_exact(a, b, f1, g1, nb)) f1 = -f1, g1 = -g1;
+            a = na, b = nb;
+            repr nu, nv;
+            combine_mod(u, v, f0, g0, nu);
+            combine_mod(u, v, f1, g1, nv);
+            u = nu, v = nv;
         }
-        return from_mont(mont_mul(is_unit(u) ? x1 : x2, r3, modulus, n0));
+        return from_mont(mont_mul(v, r3, modulus, n0));
     }
 
     // Legendre symbol: 1 for a non-zero square, -1 for a non-square, 0 for zero.

@@ -132,13 +132,42 @@ TYPED_TEST(prime_field, inverse_pow_and_fermat) {
     }
 }
 
-TYPED_TEST(prime_field, euclid_inverse_matches_fermat) {
+TYPED_TEST(prime_field, gcd_inverse_matches_fermat) {
     using F = TypeParam;
     for (const F& a : edge_values<F>()) ASSERT_EQ(a.inverse(), a.inverse_fermat());
     rng g(12);
     for (int i = 0; i < 2000; ++i) {
         F a = F::random(g);
         ASSERT_EQ(a.inverse(), a.inverse_fermat());
+    }
+    // Montgomery representations the binary GCD's approximations treat specially: short ones
+    // (both a and b below 2^64 early), powers of two, p - 1, p - 2, (p + 1) / 2, and random
+    // values of one to N - 1 limbs.
+    using repr = typename F::repr;
+    std::vector<repr> reprs;
+    for (size_t k = 0; k < F::bits - 1; k += 7) {
+        repr r{};
+        r[k / 64] = uint64_t{1} << (k % 64);
+        reprs.push_back(r);
+    }
+    repr pm1 = F::modulus;
+    pm1[0] -= 1;
+    repr pm2 = F::modulus;
+    pm2[0] -= 2;
+    repr half = pm1;  // (p - 1) / 2 + 1
+    for (size_t i = 0; i < half.size(); ++i) half[i] = (half[i] >> 1) | (i + 1 < half.size() ? half[i + 1] << 63 : 0);
+    half[0] += 1;
+    reprs.insert(reprs.end(), {pm1, pm2, half, repr{3}, repr{0xffffffffffffffffull}});
+    for (size_t limbs = 1; limbs < F::n_limbs; ++limbs)
+        for (int i = 0; i < 50; ++i) {
+            repr r{};
+            for (size_t j = 0; j < limbs; ++j) r[j] = g.next();
+            reprs.push_back(r);
+        }
+    for (const repr& r : reprs) {
+        const F a = F::from_mont(r);
+        ASSERT_EQ(a.inverse(), a.inverse_fermat()) << "mont limb 0 " << r[0];
+        ASSERT_EQ(a * a.inverse(), F::one());
     }
 }
 
