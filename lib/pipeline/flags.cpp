@@ -21,7 +21,7 @@ constexpr flag_def<fv> registry[] = {
          v.lc_indexer = x;
      },
      [](const fv& v) { return v.lc_indexer; }},
-    {"presize", "off|on", "off", "synthesize",
+    {"presize", "off|on", "on", "synthesize",
      "reserve the proving assignment's vectors from a shape count before synthesis",
      [](fv& v, const std::string& x) { v.presize = r1cs::parse_presize(x); },
      [](const fv& v) { return std::string(r1cs::to_string(v.presize)); }},
@@ -32,8 +32,8 @@ constexpr flag_def<fv> registry[] = {
     {"b_g2_msm", "serial|parallel", "serial", "msm", "run the G2 MSM after the G1 MSMs, or concurrently with them",
      [](fv& v, const std::string& x) { v.b_g2 = groth16::parse_b_g2_msm(x); },
      [](const fv& v) { return std::string(groth16::to_string(v.b_g2)); }},
-    {"msm_split", "off|on", "off", "msm",
-     "sum the points of 0/1 scalars by batched addition (0s skipped) before Pippenger on the rest",
+    {"msm_split", "off|on", "on", "msm",
+     "sum the points of 0/1 scalars by batched addition (0s skipped) before Pippenger on the rest (CPU backend)",
      [](fv& v, const std::string& x) { v.msm_split = pick_variant("msm_split", x, {"off", "on"}) == "on"; },
      [](const fv& v) { return std::string(v.msm_split ? "on" : "off"); }},
     {"synth", "direct|pce", "direct", "synthesize",
@@ -41,7 +41,7 @@ constexpr flag_def<fv> registry[] = {
      "sparse A, B, C of the circuit's shape",
      [](fv& v, const std::string& x) { v.synth = r1cs::parse_synth_mode(x); },
      [](const fv& v) { return std::string(r1cs::to_string(v.synth)); }},
-    {"c1_json", "nlohmann|simdjson", "nlohmann", "c1_decode",
+    {"c1_json", "nlohmann|simdjson", "simdjson", "c1_decode",
      "decoder of the C1 file: nlohmann's DOM, or simdjson's (the writers' layout read directly, simdjson's DOM for "
      "any other text); both give identical structures",
      [](fv& v, const std::string& x) { v.c1_json = porep::parse_c1_json_decoder(x); },
