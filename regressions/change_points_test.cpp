@@ -32,18 +32,28 @@ std::vector<double> series(std::initializer_list<std::pair<std::size_t, double>>
     return x;
 }
 
-// q(tau) straight from Matteson and James's definition: three double sums.
+// The three double sums of the definition for X = x[0, tau), Y = x[tau, end): the distances
+// between X and Y, and within X and within Y (each pair once).
+struct pair_sums {
+    double between = 0, within_x = 0, within_y = 0;
+};
+pair_sums naive_sums(const std::vector<double>& x, std::size_t tau, std::size_t end) {
+    pair_sums s;
+    for (std::size_t i = 0; i < tau; ++i)
+        for (std::size_t j = tau; j < end; ++j) s.between += std::abs(x[i] - x[j]);
+    for (std::size_t i = 0; i < tau; ++i)
+        for (std::size_t k = i + 1; k < tau; ++k) s.within_x += std::abs(x[i] - x[k]);
+    for (std::size_t j = tau; j < end; ++j)
+        for (std::size_t k = j + 1; k < end; ++k) s.within_y += std::abs(x[j] - x[k]);
+    return s;
+}
+
+// q(tau) straight from Matteson and James's definition.
 double naive_q(const std::vector<double>& x, std::size_t tau) {
     const std::size_t n = x.size();
-    double between = 0, wx = 0, wy = 0;
-    for (std::size_t i = 0; i < tau; ++i)
-        for (std::size_t j = tau; j < n; ++j) between += std::abs(x[i] - x[j]);
-    for (std::size_t i = 0; i < tau; ++i)
-        for (std::size_t k = i + 1; k < tau; ++k) wx += std::abs(x[i] - x[k]);
-    for (std::size_t j = tau; j < n; ++j)
-        for (std::size_t k = j + 1; k < n; ++k) wy += std::abs(x[j] - x[k]);
+    const pair_sums s = naive_sums(x, tau, n);
     const double m = double(tau), k = double(n - tau);
-    const double e = 2 * between / (m * k) - wx / (m * (m - 1) / 2) - wy / (k * (k - 1) / 2);
+    const double e = 2 * s.between / (m * k) - s.within_x / (m * (m - 1) / 2) - s.within_y / (k * (k - 1) / 2);
     return m * k / double(n) * e;
 }
 
@@ -94,18 +104,11 @@ TEST(change_points, otava_candidate_maximises_q_over_the_split_and_the_end) {
     std::size_t best_tau = 0;
     for (std::size_t tau = 1; tau < x.size(); ++tau)
         for (std::size_t kappa = tau + 1; kappa <= x.size(); ++kappa) {
-            const std::vector<double> seg(x.begin(), x.begin() + std::ptrdiff_t(kappa));
+            const pair_sums s = naive_sums(x, tau, kappa);
             const double nx = double(tau), ny = double(kappa - tau);
-            double between = 0, wx = 0, wy = 0;
-            for (std::size_t i = 0; i < tau; ++i)
-                for (std::size_t j = tau; j < kappa; ++j) between += std::abs(seg[i] - seg[j]);
-            for (std::size_t i = 0; i < tau; ++i)
-                for (std::size_t k = i + 1; k < tau; ++k) wx += std::abs(seg[i] - seg[k]);
-            for (std::size_t j = tau; j < kappa; ++j)
-                for (std::size_t k = j + 1; k < kappa; ++k) wy += std::abs(seg[j] - seg[k]);
-            double q = 2 / (nx + ny) * between;
-            if (nx > 1) q -= 2 * ny / ((nx + ny) * (nx - 1)) * wx;
-            if (ny > 1) q -= 2 * nx / ((nx + ny) * (ny - 1)) * wy;
+            double q = 2 / (nx + ny) * s.between;
+            if (nx > 1) q -= 2 * ny / ((nx + ny) * (nx - 1)) * s.within_x;
+            if (ny > 1) q -= 2 * nx / ((nx + ny) * (ny - 1)) * s.within_y;
             if (q > best) best = q, best_tau = tau;
         }
     const e_divisive_candidate c = otava_candidate(x, 0, x.size());
