@@ -652,7 +652,7 @@ int main(int argc, char** argv) {
     auto* s_hchanges = s_history->add_subcommand(
         "changes",
         "Find change points in the history: per benchmark and machine, the series of each run's median, split by "
-        "by Apache Otava's analysis (default) or by E-Divisive means with a permutation test.");
+        "Apache Otava's analysis (default) or by E-Divisive means with a permutation test.");
     s_hchanges->add_option("--bench", hchanges.bench, "a regex (searched) of benchmark names (default: every one)")
         ->type_name("REGEX");
     s_hchanges->add_option("--metric", hchanges.metric, "the metric (real_time, cpu_time or a counter)")
