@@ -214,10 +214,9 @@ public:
             if (sh > 64 - 33 && w + 1 < n_limbs) t |= x[w + 1] << (64 - sh);
             return t & ((uint64_t{1} << 33) - 1);
         };
-        // (x f + y g) / 2^31 for non-negative x, y and |f|, |g| <= 2^31: exact when the low 31
-        // bits of x f + y g are zero (a, b); returns whether it was negative (then negated).
-        auto combine_exact = [](const repr& x, const repr& y, int64_t f, int64_t g, repr& out) -> bool {
-            uint64_t t[n_limbs + 1];
+        // t = x f + y g over N + 1 limbs, two's complement, for x, y < 2^(64 N) and |f|, |g| <= 2^31;
+        // returns the top limb, signed.
+        auto combine = [](const repr& x, const repr& y, int64_t f, int64_t g, uint64_t (&t)[n_limbs + 1]) -> i128 {
             i128 carry = 0;
             for (size_t i = 0; i < n_limbs; ++i) {
                 const i128 acc = static_cast<i128>(static_cast<u128>(x[i])) * f +
@@ -226,7 +225,17 @@ public:
                 carry = acc >> 64;
             }
             t[n_limbs] = static_cast<uint64_t>(carry);
-            const bool neg = carry < 0;
+            return carry;
+        };
+        // The low N limbs of t / 2^31.
+        auto shift31 = [](const uint64_t (&t)[n_limbs + 1], repr& out) {
+            for (size_t i = 0; i < n_limbs; ++i) out[i] = (t[i] >> 31) | (t[i + 1] << 33);
+        };
+        // (x f + y g) / 2^31 for non-negative x, y: exact when the low 31 bits of x f + y g are
+        // zero (a, b); returns whether it was negative (then negated).
+        auto combine_exact = [&](const repr& x, const repr& y, int64_t f, int64_t g, repr& out) -> bool {
+            uint64_t t[n_limbs + 1];
+            const bool neg = combine(x, y, f, g, t) < 0;
             if (neg) {  // two's complement negation over N + 1 limbs
                 uint64_t c = 1;
                 for (size_t i = 0; i <= n_limbs; ++i) {
@@ -234,20 +243,14 @@ public:
                     c = (c && t[i] == 0) ? 1 : 0;
                 }
             }
-            for (size_t i = 0; i < n_limbs; ++i) out[i] = (t[i] >> 31) | (t[i + 1] << 33);
+            shift31(t, out);
             return neg;
         };
         // (x f + y g) / 2^31 mod p for x, y < p: the multiple k p (k < 2^31) that makes the sum
         // divisible by 2^31 is added first; the result lies in (-2p, 3p) and is brought below p.
-        auto combine_mod = [](const repr& x, const repr& y, int64_t f, int64_t g, repr& out) {
-            i128 carry = 0;
+        auto combine_mod = [&](const repr& x, const repr& y, int64_t f, int64_t g, repr& out) {
             uint64_t t[n_limbs + 1];
-            for (size_t i = 0; i < n_limbs; ++i) {
-                const i128 acc = static_cast<i128>(static_cast<u128>(x[i])) * f +
-                                 static_cast<i128>(static_cast<u128>(y[i])) * g + carry;
-                t[i] = static_cast<uint64_t>(acc);
-                carry = acc >> 64;
-            }
+            i128 carry = combine(x, y, f, g, t);
             const uint64_t k = (t[0] * n0) & low31;
             u128 c2 = 0;
             for (size_t i = 0; i < n_limbs; ++i) {
@@ -257,7 +260,7 @@ public:
             }
             carry += static_cast<i128>(c2);  // the top limb, signed (|value| < 2^(64 N + 33))
             t[n_limbs] = static_cast<uint64_t>(carry);
-            for (size_t i = 0; i < n_limbs; ++i) out[i] = (t[i] >> 31) | (t[i + 1] << 33);
+            shift31(t, out);
             // The value is out + top 2^(64 N), in (-2p, 3p) (3p passes 2^256 for Fr): p added
             // while negative, subtracted while at least p.
             int64_t top = static_cast<int64_t>(t[n_limbs]) >> 31;
