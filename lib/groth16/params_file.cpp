@@ -9,6 +9,7 @@
 #include <bit>
 #include <cerrno>
 #include <cstring>
+#include <exception>
 #include <functional>
 #include <limits>
 #include <mutex>
@@ -413,6 +414,7 @@ parameters decode(const std::string& path, std::span<const uint8_t> bytes, const
         hash_ok = checksum_matches(bytes, tracker);
     });
     parameters p;
+    std::exception_ptr decode_error;  // reported only when the checksum matches
     try {
         std::memcpy(p.circuit_digest.data(), bytes.data() + 16 + 8 * n_counts, p.circuit_digest.size());
         const uint8_t* at = bytes.data() + params_file_header_bytes;
@@ -432,12 +434,11 @@ parameters decode(const std::string& path, std::span<const uint8_t> bytes, const
         read_points(path, "b_g2", at, nb2, p.b_g2, decoded);
         tracker.passed(release_tracker::decoder, size);
     } catch (...) {
-        hashing.wait();
-        if (!hash_ok) bad(path, "checksum mismatch (SHA-256 of the contents differs from the stored one)");
-        throw;
+        decode_error = std::current_exception();
     }
     hashing.wait();
     if (!hash_ok) bad(path, "checksum mismatch (SHA-256 of the contents differs from the stored one)");
+    if (decode_error) std::rethrow_exception(decode_error);
     return p;
 }
 
