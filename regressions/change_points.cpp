@@ -71,6 +71,31 @@ namespace {
 
 // ---- otava ---------------------------------------------------------------------------------
 
+// Otava's candidate of [start, end) from the distance sums of the whole series (otava_candidate).
+e_divisive_candidate candidate_of(const distance_sums& d, std::size_t start, std::size_t end) {
+    // Q[i][j] = Q(tau = start + 1 + i, kappa = start + 2 + j) for j >= i, 0 below the diagonal, as
+    // Otava's matrix A - B - C; the first largest in row-major order wins, as numpy's argmax.
+    const std::size_t len = end - start - 1;
+    e_divisive_candidate best{start + 1, 0};
+    bool first = true;
+    for (std::size_t i = 0; i < len; ++i) {
+        const std::size_t tau = start + 1 + i;
+        for (std::size_t j = 0; j < len; ++j) {
+            double q = 0;
+            if (j >= i) {
+                const std::size_t kappa = start + 2 + j;
+                const double nx = double(tau - start), ny = double(kappa - tau);
+                q = 2 / (nx + ny) * d.rect(start, tau, tau, kappa);
+                if (nx > 1) q -= 2 * ny / ((nx + ny) * (nx - 1)) * d.rect(start, tau, start, tau) / 2;
+                if (ny > 1) q -= 2 * nx / ((nx + ny) * (ny - 1)) * d.rect(tau, kappa, tau, kappa) / 2;
+            }
+            if (first || q > best.q) best = {tau, q};
+            first = false;
+        }
+    }
+    return best;
+}
+
 // A t-tested split: the change point at `index` between x[lo, index) and x[index, hi).
 struct tested_point {
     std::size_t index = 0;
@@ -128,14 +153,13 @@ tested_point test_point(std::size_t index, double q, std::span<const double> x,
                         const std::vector<std::pair<std::size_t, std::size_t>>& iv) {
     tested_point t{index, q};
     for (std::size_t i = 0; i < iv.size(); ++i) {
-        if (iv[i].second == index && i + 1 < iv.size()) {
-            t_test(x.subspan(iv[i].first, index - iv[i].first), x.subspan(index, iv[i + 1].second - index), t);
-            return t;
-        }
-        if (iv[i].first < index && index < iv[i].second) {
-            t_test(x.subspan(iv[i].first, index - iv[i].first), x.subspan(index, iv[i].second - index), t);
-            return t;
-        }
+        const auto [lo, hi] = iv[i];
+        // The right side ends with the next segment (an existing point) or with this one (a split).
+        const bool existing = hi == index && i + 1 < iv.size(), split = lo < index && index < hi;
+        if (!existing && !split) continue;
+        const std::size_t end = existing ? iv[i + 1].second : hi;
+        t_test(x.subspan(lo, index - lo), x.subspan(index, end - index), t);
+        return t;
     }
     throw error(errc::internal, "change points: a candidate outside every segment");
 }
@@ -144,6 +168,7 @@ tested_point test_point(std::size_t index, double q, std::span<const double> x,
 // candidates in order of their Q while each is significant.
 std::vector<tested_point> window_change_points(std::span<const double> x, std::size_t start, std::size_t end, double max_p) {
     const std::span<const double> w = x.subspan(start, end - start);
+    const distance_sums d(w);  // once per window, as Otava's calculator
     std::vector<tested_point> cps;
     for (;;) {
         const auto iv = intervals_of(cps, w.size());
@@ -151,7 +176,7 @@ std::vector<tested_point> window_change_points(std::span<const double> x, std::s
         e_divisive_candidate best;
         for (const auto& [b, e] : iv) {
             if (e - b <= 1) continue;
-            const e_divisive_candidate c = otava_candidate(w, b, e);
+            const e_divisive_candidate c = candidate_of(d, b, e);
             if (!any || c.q > best.q) best = c;  // Python's max: the first of equal ones
             any = true;
         }
@@ -255,28 +280,7 @@ const char* change_method_name(change_method m) { return m == change_method::ota
 e_divisive_candidate otava_candidate(std::span<const double> x, std::size_t start, std::size_t end) {
     if (end > x.size() || end - start < 2 || start >= end)
         throw error(errc::bad_input, "change points: a candidate needs a segment of at least 2 values");
-    const distance_sums d(x);
-    // Q[i][j] = Q(tau = start + 1 + i, kappa = start + 2 + j) for j >= i, 0 below the diagonal, as
-    // Otava's matrix A - B - C; the first largest in row-major order wins, as numpy's argmax.
-    const std::size_t len = end - start - 1;
-    e_divisive_candidate best{start + 1, 0};
-    bool first = true;
-    for (std::size_t i = 0; i < len; ++i) {
-        const std::size_t tau = start + 1 + i;
-        for (std::size_t j = 0; j < len; ++j) {
-            double q = 0;
-            if (j >= i) {
-                const std::size_t kappa = start + 2 + j;
-                const double nx = double(tau - start), ny = double(kappa - tau);
-                q = 2 / (nx + ny) * d.rect(start, tau, tau, kappa);
-                if (nx > 1) q -= 2 * ny / ((nx + ny) * (nx - 1)) * d.rect(start, tau, start, tau) / 2;
-                if (ny > 1) q -= 2 * nx / ((nx + ny) * (ny - 1)) * d.rect(tau, kappa, tau, kappa) / 2;
-            }
-            if (first || q > best.q) best = {tau, q};
-            first = false;
-        }
-    }
-    return best;
+    return candidate_of(distance_sums(x), start, end);
 }
 
 std::vector<change_point> find_change_points(std::span<const double> x, const change_point_config& cfg) {
