@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <span>
 
 #include "core/error.hpp"
 #include "ff/ifma.hpp"
@@ -153,8 +154,7 @@ unsigned ln_window_bits(size_t n) noexcept {
 }
 
 unsigned table_window_bits(size_t n) noexcept {
-    unsigned log_n = 0;
-    while (log_n < 63 && (size_t{1} << log_n) < n) ++log_n;  // ceil(log2 n)
+    const unsigned log_n = ceil_log2(n);
     for (const auto& row : measured)
         if (row.log_n == log_n) return row.bits;
     return ln_window_bits(n);
