@@ -9,6 +9,7 @@
 #include "core/cpu.hpp"
 #include "ec/pairing.hpp"
 #include "ff/ifma.hpp"
+#include "msm/endo_mul.hpp"
 
 namespace {
 
@@ -223,6 +224,19 @@ void point_mul(benchmark::State& state) {
     }
 }
 
+// [k]P by the endomorphism (msm/endo_mul.hpp): the same chain as point_mul.
+template <class C>
+void point_mul_endo(benchmark::State& state) {
+    rng g(12);
+    auto a = random_point<C>(g);
+    fr k = fr::random(g);
+    for (auto _ : state) {
+        if constexpr (std::is_same_v<C, g1_curve>) a = msm::g1_mul_endo(a, k);
+        else a = msm::g2_mul_endo(a, k);
+        benchmark::DoNotOptimize(a);
+    }
+}
+
 void g1_subgroup_check(benchmark::State& state) {
     rng g(13);
     auto p = random_point<g1_curve>(g).to_affine();
@@ -292,6 +306,7 @@ BENCHMARK(point_dbl<g1_curve>)->Name("ec/g1_double");
 BENCHMARK(point_add_xyzz<g1_curve>)->Name("ec/g1_add_xyzz");
 BENCHMARK(point_add_xyzz_mixed<g1_curve>)->Name("ec/g1_add_xyzz_mixed");
 BENCHMARK(point_mul<g1_curve>)->Name("ec/g1_mul")->Unit(benchmark::kMicrosecond);
+BENCHMARK(point_mul_endo<g1_curve>)->Name("ec/g1_mul_endo")->Unit(benchmark::kMicrosecond);
 BENCHMARK(g1_subgroup_check)->Name("ec/g1_subgroup_check")->Unit(benchmark::kMicrosecond);
 BENCHMARK(point_add<g2_curve>)->Name("ec/g2_add_jacobian");
 BENCHMARK(point_add_mixed<g2_curve>)->Name("ec/g2_add_mixed");
@@ -299,6 +314,7 @@ BENCHMARK(point_dbl<g2_curve>)->Name("ec/g2_double");
 BENCHMARK(point_add_xyzz<g2_curve>)->Name("ec/g2_add_xyzz");
 BENCHMARK(point_add_xyzz_mixed<g2_curve>)->Name("ec/g2_add_xyzz_mixed");
 BENCHMARK(point_mul<g2_curve>)->Name("ec/g2_mul")->Unit(benchmark::kMicrosecond);
+BENCHMARK(point_mul_endo<g2_curve>)->Name("ec/g2_mul_endo")->Unit(benchmark::kMicrosecond);
 BENCHMARK(g2_subgroup_check)->Name("ec/g2_subgroup_check")->Unit(benchmark::kMicrosecond);
 
 BENCHMARK(miller_loop_bench)->Name("pairing/miller_loop")->Unit(benchmark::kMicrosecond);

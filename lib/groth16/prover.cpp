@@ -6,6 +6,7 @@
 #include <tbb/task_group.h>
 
 #include "core/error.hpp"
+#include "msm/endo_mul.hpp"
 #include "msm/split.hpp"
 #include "poly/h_poly.hpp"
 
@@ -163,10 +164,12 @@ proof create_proof(const parameters& params, const witness_view& w, const fr& r,
     scoped_stage t(report, "assemble");
     const auto& vk = params.vk;
     const J1 delta1 = vk.delta_g1.to_jacobian();
-    const J1 a_pt = a_acc + vk.alpha_g1 + delta1 * r;
-    const J2 b_pt = b2 + vk.beta_g2 + vk.delta_g2.to_jacobian() * s;
-    const J1 b1_pt = b1_acc + vk.beta_g1 + delta1 * s;
-    const J1 c_pt = a_pt * s + b1_pt * r - delta1 * (r * s) + h_acc + l_acc;
+    // Every point here is in the order-r subgroup (parameter points are checked on load, the
+    // MSM sums are sums of them), as msm::g1_mul_endo / g2_mul_endo require.
+    const J1 a_pt = a_acc + vk.alpha_g1 + msm::g1_mul_endo(delta1, r);
+    const J2 b_pt = b2 + vk.beta_g2 + msm::g2_mul_endo(vk.delta_g2.to_jacobian(), s);
+    const J1 b1_pt = b1_acc + vk.beta_g1 + msm::g1_mul_endo(delta1, s);
+    const J1 c_pt = msm::g1_mul_endo(a_pt, s) + msm::g1_mul_endo(b1_pt, r) - msm::g1_mul_endo(delta1, r * s) + h_acc + l_acc;
     return proof{a_pt.to_affine(), b_pt.to_affine(), c_pt.to_affine()};
 }
 
