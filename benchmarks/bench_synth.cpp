@@ -54,8 +54,11 @@ double thread_cpu_ms() {
     return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) * 1e-6;
 }
 
+// witness_memory=reuse: one synthesis runs first, untimed (the previous partition of a job), and
+// every timed one builds on the vectors of the one before (r1cs::assignment_buffers).
 template <class Indexer>
-void synth(benchmark::State& state, std::string name, r1cs::presize_mode presize) {
+void synth(benchmark::State& state, std::string name, r1cs::presize_mode presize,
+           r1cs::witness_memory memory = r1cs::witness_memory::fresh) {
     const bench::loaded_dataset* dp = bench::dataset_or_skip(state, name);
     if (!dp) return;
     const bench::loaded_dataset& d = *dp;
@@ -63,13 +66,22 @@ void synth(benchmark::State& state, std::string name, r1cs::presize_mode presize
     r1cs::shape_counter sc;
     porep::stacked_circuit::blank(*d.cfg).synthesize(sc);
     const r1cs::capacity_hint hint = sc.hint();
-    double cpu = 0;
-    for (auto _ : state) {
-        const double c0 = thread_cpu_ms();
+    const bool reuse = memory == r1cs::witness_memory::reuse;
+    r1cs::assignment_buffers kept;
+    if (reuse) {
         r1cs::proving_assignment<Indexer> pa(hint, presize);
         c.synthesize(pa);
         pa.enforce_input_constraints();
+        kept = std::move(pa).take_buffers();
+    }
+    double cpu = 0;
+    for (auto _ : state) {
+        const double c0 = thread_cpu_ms();
+        r1cs::proving_assignment<Indexer> pa(hint, presize, std::move(kept));
+        c.synthesize(pa);
+        pa.enforce_input_constraints();
         benchmark::DoNotOptimize(pa.a().data());
+        if (reuse) kept = std::move(pa).take_buffers();  // fresh: freed at the end of the iteration
         cpu += thread_cpu_ms() - c0;
     }
     state.counters["constraints/s"] =
@@ -236,6 +248,21 @@ void register_all() {
                         ->UseRealTime();
                 });
             }
+        }
+    // witness_memory:<fresh|reuse>: direct, with the lc_indexer and presize flags' values.
+    for (const std::string& name : full)
+        for (r1cs::witness_memory m : {r1cs::witness_memory::fresh, r1cs::witness_memory::reuse}) {
+            if (!bench::selected("witness_memory", r1cs::to_string(m)) || !bench::selected("synth", "direct")) continue;
+            const r1cs::presize_mode p = bench::opts().flags.presize;
+            const std::string bn = "synth/" + name + "/witness_memory:" + std::string(r1cs::to_string(m)) +
+                                   "/lc_indexer:" + bench::opts().flags.lc_indexer +
+                                   "/presize:" + std::string(r1cs::to_string(p));
+            r1cs::with_lc_indexer(bench::opts().flags.lc_indexer, [&](auto tag) {
+                using I = typename decltype(tag)::type;
+                benchmark::RegisterBenchmark(bn.c_str(), [name, p, m](benchmark::State& s) { synth<I>(s, name, p, m); })
+                    ->Unit(benchmark::kMillisecond)
+                    ->UseRealTime();
+            });
         }
     // synth:<mode>: direct with the lc_indexer flag's indexer (vec unless given).
     for (const std::string& name : full)

@@ -26,6 +26,24 @@ groth16::proof prove_job(const groth16::parameters& params, prepared_job& job, c
     return groth16::create_proof(params, job.witness(), r, s, cfg, report, abc ? &*abc : nullptr);
 }
 
+r1cs::assignment_buffers witness_pool::take() {
+    std::lock_guard lock(m_);
+    if (free_.empty()) return {};
+    r1cs::assignment_buffers b = std::move(free_.back());
+    free_.pop_back();
+    return b;
+}
+
+void witness_pool::give(r1cs::assignment_buffers&& b) {
+    std::lock_guard lock(m_);
+    free_.push_back(std::move(b));
+}
+
+std::size_t witness_pool::size() const {
+    std::lock_guard lock(m_);
+    return free_.size();
+}
+
 namespace {
 
 using clock_type = std::chrono::steady_clock;
@@ -76,7 +94,10 @@ batch_result prove_batch(const groth16::parameters& params, const groth16::prove
                 const auto inputs = t->witness->witness().input_assignment;
                 jr.public_inputs.assign(inputs.begin() + (inputs.empty() ? 0 : 1), inputs.end());
                 jr.proof = prove_job(params, *t->witness, r, s, cfg, &t->report);
-                t->witness.reset();  // the witness's memory goes back before the next job is proved
+                // The witness's memory goes back before the next job is proved: to the pool for
+                // the next synthesis, or freed.
+                if (bc.pool) t->witness->give_back(*bc.pool);
+                t->witness.reset();
                 jr.name = bc.job_names[t->job];
                 jr.start_ms = std::chrono::duration<double, std::milli>(t->start - origin).count();
                 jr.end_ms = std::chrono::duration<double, std::milli>(clock_type::now() - origin).count();

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -31,10 +32,26 @@
 
 namespace c2lab::pipeline {
 
+// Assignment vectors that proved jobs gave back, for the next syntheses (witness_memory=reuse).
+// It never holds more sets than jobs were alive at once, so it stays inside the batch's memory
+// budget (jobs x witness); its memory is freed with it.
+class witness_pool {
+public:
+    r1cs::assignment_buffers take();  // a set given back, else empty vectors
+    void give(r1cs::assignment_buffers&& b);
+    std::size_t size() const;
+
+private:
+    mutable std::mutex m_;
+    std::vector<r1cs::assignment_buffers> free_;
+};
+
 // One job's witness between synthesis and proving (owns the proving assignment).
 class prepared_job {
 public:
     virtual ~prepared_job() = default;
+    // After the proof: the job's vectors into pool (nothing where the job has none to give).
+    virtual void give_back(witness_pool&) {}
     virtual groth16::witness_view witness() const = 0;
     // The job's a, b, c padded with zeros to n (the prover's domain size), for a proof that is
     // their last use (groth16::abc_in_place); nullopt where the job cannot hand them over.
@@ -67,6 +84,7 @@ public:
         for (std::vector<ff::fr>* v : {&pa.a(), &pa.b(), &pa.c()}) v->resize(n, ff::fr::zero());
         return groth16::abc_in_place{pa.a(), pa.b(), pa.c()};
     }
+    void give_back(witness_pool& pool) override { pool.give(std::move(pa).take_buffers()); }
     r1cs::proving_assignment<Indexer> pa;
 
 private:
@@ -81,6 +99,7 @@ using blinding_fn = std::function<std::pair<ff::fr, ff::fr>()>;
 struct batch_config {
     std::vector<std::string> job_names;  // one per job: the count
     unsigned jobs = 1;                   // pipeline depth (witnesses alive at once), >= 1
+    witness_pool* pool = nullptr;        // where proved jobs give their vectors back (none: freed)
 };
 
 struct job_result {

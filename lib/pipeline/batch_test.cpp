@@ -113,6 +113,35 @@ TEST(batch, two_jobs_in_flight_prove_every_job_and_hold_at_most_two_witnesses) {
     EXPECT_GE(most_alive.load(), 1);
 }
 
+// A pool takes back each proved job's vectors; with one job in flight every job after the first
+// synthesizes into them, so the pool ends with exactly one set, of the first job's memory.
+TEST(batch, proved_jobs_give_their_vectors_to_the_pool) {
+    witness_pool pool;
+    batch_config bc;
+    for (size_t j = 0; j < 3; ++j) bc.job_names.push_back("chain#" + std::to_string(j));
+    bc.pool = &pool;
+    std::vector<const fr*> a_memory;
+    rng g(5);
+    const batch_result r = prove_batch(
+        params(), {}, bc,
+        [&](size_t job, groth16::stage_report&) {
+            auto j = std::make_unique<assignment_job<r1cs::vec_indexer>>(r1cs::capacity_hint{}, r1cs::presize_mode::off,
+                                                                           pool.take());
+            r1cs::hash_chain{steps, k, fr::from_u64(100 + job)}.synthesize(j->pa);
+            j->pa.enforce_input_constraints();
+            a_memory.push_back(j->pa.a().data());
+            return j;
+        },
+        [&g] { return std::pair{fr::random(g), fr::random(g)}; });
+    expect_valid(r);
+    ASSERT_EQ(pool.size(), 1u);
+    ASSERT_EQ(a_memory.size(), 3u);
+    EXPECT_EQ(a_memory[1], a_memory[0]);  // a, padded to the domain by the first proof, is big enough
+    EXPECT_EQ(a_memory[2], a_memory[0]);
+    EXPECT_EQ(pool.take().a.data(), a_memory[0]);
+    EXPECT_TRUE(pool.take().a.empty());  // the pool is empty now
+}
+
 // prove_job hands a, b, c over and computes h in them: the same proof as create_proof on copies
 // (same r, s), bit for bit; the witness still shows its m evaluations; padding the wrong size or
 // other memory is refused.

@@ -140,11 +140,12 @@ std::string c2_job::circuit_name() const {
     return "hash-chain (steps " + std::to_string(req_.hash_chain ? req_.hash_chain->steps : 0) + ")";
 }
 
-std::unique_ptr<prepared_job> c2_job::synthesize(const job_ref& ref) const {
-    if (cfg_) return synthesize_porep_job(circuits_[ref.input][ref.partition], req_.flags, shape_.hint(), pce_);
+std::unique_ptr<prepared_job> c2_job::synthesize(const job_ref& ref, witness_pool* pool) const {
+    if (cfg_) return synthesize_porep_job(circuits_[ref.input][ref.partition], req_.flags, shape_.hint(), pce_, pool);
     return r1cs::with_lc_indexer(req_.flags.lc_indexer, [&](auto tag) -> std::unique_ptr<prepared_job> {
         using indexer = typename decltype(tag)::type;
-        auto job = std::make_unique<assignment_job<indexer>>(shape_.hint(), req_.flags.presize);
+        auto job = std::make_unique<assignment_job<indexer>>(shape_.hint(), req_.flags.presize,
+                                                             pool ? pool->take() : r1cs::assignment_buffers{});
         req_.hash_chain->synthesize(job->pa);
         job->pa.enforce_input_constraints();
         return job;
@@ -155,6 +156,8 @@ c2_result c2_job::prove() const {
     batch_config bc;
     bc.job_names = job_names_;
     bc.jobs = req_.jobs;
+    witness_pool pool;  // witness_memory=reuse: the vectors of proved jobs, freed with the batch
+    if (req_.flags.witness_memory == r1cs::witness_memory::reuse) bc.pool = &pool;
     const std::size_t total = refs_.size();
     std::size_t started = 0;
     const groth16::prover_config cfg = req_.flags.prover(req_.backend);
@@ -165,7 +168,7 @@ c2_result c2_job::prove() const {
         [&](std::size_t job, groth16::stage_report& rep) {
             if (req_.progress) req_.progress("synthesizing " + job_names_[job]);
             groth16::scoped_stage st(&rep, "synthesize");  // synth=direct|pce, lc_indexer, presize
-            return synthesize(refs_[job]);
+            return synthesize(refs_[job], bc.pool);
         },
         [&] {  // called in job order, right before each proof
             ++started;

@@ -113,7 +113,7 @@ private:
     struct job_ref {
         std::size_t input, partition, run;
     };
-    std::unique_ptr<prepared_job> synthesize(const job_ref& ref) const;
+    std::unique_ptr<prepared_job> synthesize(const job_ref& ref, witness_pool* pool) const;
 
     c2_request req_;
     std::vector<c2_input> inputs_;

@@ -117,6 +117,27 @@ TEST(c2_job, lc_indexer_and_presize_give_the_same_proof) {
     EXPECT_EQ(c2_job(req).prove().proof_sets[0].proofs, plain.proof_sets[0].proofs);
 }
 
+// witness_memory=reuse: the jobs after the first synthesize into the vectors the one before gave
+// back; the proofs are those of fresh vectors, bit for bit (same blinding), with one and two jobs
+// in flight.
+TEST(c2_job, reused_witness_memory_gives_the_same_proofs) {
+    c2_request base = chain_request(9);
+    base.count = 3;
+    const c2_result fresh = c2_job(base).prove();
+    ASSERT_EQ(fresh.proof_sets.size(), 3u);
+    for (const char* jobs : {"1", "2"}) {
+        SCOPED_TRACE(jobs);
+        c2_request req = chain_request(9);
+        req.count = 3;
+        req.flags = parse_flags(std::vector<std::string>{"witness_memory=reuse"});
+        req.jobs = static_cast<unsigned>(std::stoul(jobs));
+        const c2_result reused = c2_job(req).prove();
+        ASSERT_EQ(reused.proof_sets.size(), fresh.proof_sets.size());
+        for (size_t i = 0; i < fresh.proof_sets.size(); ++i)
+            EXPECT_EQ(reused.proof_sets[i].proofs, fresh.proof_sets[i].proofs) << "set " << i;
+    }
+}
+
 TEST(c2_job, bad_requests_are_refused_naming_what_is_wrong) {
     std::string m;
     c2_request none = chain_request(1);

@@ -25,6 +25,11 @@ constexpr flag_def<fv> registry[] = {
      "reserve the proving assignment's vectors from a shape count before synthesis",
      [](fv& v, const std::string& x) { v.presize = r1cs::parse_presize(x); },
      [](const fv& v) { return std::string(r1cs::to_string(v.presize)); }},
+    {"witness_memory", "fresh|reuse", "fresh", "synthesize",
+     "allocate every partition's witness vectors anew, or build the next partition's on the vectors of the one "
+     "just proved (pages already mapped: no page faults or zeroing on first write)",
+     [](fv& v, const std::string& x) { v.witness_memory = r1cs::parse_witness_memory(x); },
+     [](const fv& v) { return std::string(r1cs::to_string(v.witness_memory)); }},
     {"msm_window", "ln|table|fixed:N (N 1..20)", "ln", "msm",
      "Pippenger window size: bellperson's ceil(ln n), the measured table, or fixed N bits",
      [](fv& v, const std::string& x) { v.msm_window = msm::window_policy::parse(x); },

@@ -52,6 +52,7 @@ struct flag_def {
 struct flag_values {
     std::string lc_indexer = "vec";
     r1cs::presize_mode presize = r1cs::presize_mode::on;
+    r1cs::witness_memory witness_memory = r1cs::witness_memory::fresh;
     msm::window_policy msm_window = msm::window_policy::ln();
     groth16::b_g2_msm b_g2 = groth16::b_g2_msm::serial;
     bool msm_split = true;         // msm_split=on: 0/1 scalars summed before Pippenger

@@ -87,7 +87,8 @@ void pce_job::evaluate() {
 
 std::unique_ptr<prepared_job> synthesize_porep_job(const porep::stacked_circuit& c, const flag_values& flags,
                                                    const r1cs::capacity_hint& hint,
-                                                   const std::shared_ptr<const r1cs::precompiled_circuit>& pce) {
+                                                   const std::shared_ptr<const r1cs::precompiled_circuit>& pce,
+                                                   witness_pool* pool) {
     if (flags.synth == r1cs::synth_mode::pce) {
         if (!pce) throw error(errc::internal, "synth=pce without a pre-compiled circuit");
         auto job = std::make_unique<pce_job>(pce, hint, flags.presize);
@@ -97,7 +98,8 @@ std::unique_ptr<prepared_job> synthesize_porep_job(const porep::stacked_circuit&
     }
     return r1cs::with_lc_indexer(flags.lc_indexer, [&](auto tag) -> std::unique_ptr<prepared_job> {
         using indexer = typename decltype(tag)::type;
-        auto job = std::make_unique<assignment_job<indexer>>(hint, flags.presize);
+        auto job = std::make_unique<assignment_job<indexer>>(hint, flags.presize,
+                                                             pool ? pool->take() : r1cs::assignment_buffers{});
         c.synthesize(job->pa);
         job->pa.enforce_input_constraints();
         return job;

@@ -72,9 +72,11 @@ public:
 };
 
 // Synthesizes circuit c (shape hint) as flags.synth says; pce is required for synth=pce
-// (ensure_porep_pce) and ignored otherwise. The input constraints are enforced.
+// (ensure_porep_pce) and ignored otherwise. The input constraints are enforced. With a pool,
+// synth=direct builds on vectors a proved job gave back (witness_memory=reuse).
 std::unique_ptr<prepared_job> synthesize_porep_job(const porep::stacked_circuit& c, const flag_values& flags,
                                                    const r1cs::capacity_hint& hint,
-                                                   const std::shared_ptr<const r1cs::precompiled_circuit>& pce);
+                                                   const std::shared_ptr<const r1cs::precompiled_circuit>& pce,
+                                                   witness_pool* pool = nullptr);
 
 }  // namespace c2lab::pipeline

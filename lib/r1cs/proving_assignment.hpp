@@ -19,6 +19,13 @@
 // at construction (a, b, c: hint.constraints; aux: hint.aux; inputs: hint.inputs). The
 // density bitmaps (msm::density_bitmap, reused) have no reserve and grow by whole words.
 // Name functions are never called.
+//
+// Memory of a previous assignment (flag witness_memory: fresh|reuse): an assignment may be
+// built on the vectors another one gave up (take_buffers), emptied but with their capacity, so
+// that synthesis writes into pages that are already mapped. A fresh vector's first write to
+// each page costs a page fault and the kernel's zeroing of it: 36-38% of the synthesis of one
+// 32 GiB partition on the 2-core AMD EPYC VM, where a page first touched is also backed by the
+// hypervisor (results/reference/synth-32gib-profile-2026-12-03.md).
 #pragma once
 
 #include <functional>
@@ -38,13 +45,30 @@ enum class presize_mode { off, on };
 presize_mode parse_presize(std::string_view name);
 std::string_view to_string(presize_mode m) noexcept;
 
+// The witness_memory flag: "fresh" (every assignment allocates its vectors) or "reuse" (a job
+// builds the next assignment on the vectors of the one it proved); else errc::bad_input.
+enum class witness_memory { fresh, reuse };
+witness_memory parse_witness_memory(std::string_view name);
+std::string_view to_string(witness_memory m) noexcept;
+
+// The vectors of a proving assignment, kept between two syntheses (see above).
+struct assignment_buffers {
+    std::vector<fr> a, b, c, inputs, aux;
+};
+
 template <class Indexer>
 class proving_assignment {
 public:
     using indexer_type = Indexer;
     using lc_type = linear_combination<Indexer>;
 
-    explicit proving_assignment(const capacity_hint& hint = {}, presize_mode presize = presize_mode::off);
+    explicit proving_assignment(const capacity_hint& hint = {}, presize_mode presize = presize_mode::off,
+                                assignment_buffers recycled = {});
+
+    // The vectors, for the next assignment (this one is left empty).
+    assignment_buffers take_buffers() && noexcept {
+        return {std::move(a_), std::move(b_), std::move(c_), std::move(input_assignment_), std::move(aux_assignment_)};
+    }
 
     static constexpr variable one() noexcept { return variable::one(); }
 
@@ -100,7 +124,14 @@ private:
 };
 
 template <class Indexer>
-proving_assignment<Indexer>::proving_assignment(const capacity_hint& hint, presize_mode presize) {
+proving_assignment<Indexer>::proving_assignment(const capacity_hint& hint, presize_mode presize,
+                                                assignment_buffers recycled)
+    : a_(std::move(recycled.a)),
+      b_(std::move(recycled.b)),
+      c_(std::move(recycled.c)),
+      input_assignment_(std::move(recycled.inputs)),
+      aux_assignment_(std::move(recycled.aux)) {
+    for (std::vector<fr>* v : {&a_, &b_, &c_, &input_assignment_, &aux_assignment_}) v->clear();  // capacity kept
     if (presize == presize_mode::on) {
         a_.reserve(hint.constraints);
         b_.reserve(hint.constraints);

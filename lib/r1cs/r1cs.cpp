@@ -26,4 +26,12 @@ presize_mode parse_presize(std::string_view name) {
 
 std::string_view to_string(presize_mode m) noexcept { return m == presize_mode::on ? "on" : "off"; }
 
+witness_memory parse_witness_memory(std::string_view name) {
+    if (name == "fresh") return witness_memory::fresh;
+    if (name == "reuse") return witness_memory::reuse;
+    throw error(errc::bad_input, "witness_memory: unknown variant '" + std::string(name) + "' (expected fresh or reuse)");
+}
+
+std::string_view to_string(witness_memory m) noexcept { return m == witness_memory::reuse ? "reuse" : "fresh"; }
+
 }  // namespace c2lab::r1cs

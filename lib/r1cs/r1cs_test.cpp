@@ -258,6 +258,40 @@ TYPED_TEST(indexer_suite, presize_on_and_off_give_identical_assignments) {
     EXPECT_EQ(on.a().size(), shape.hint().constraints);  // the hint was exact
 }
 
+// witness_memory=reuse: an assignment built on the vectors of another (a larger circuit's, so
+// they hold stale values past the new sizes) is the fresh one, in the same memory.
+TYPED_TEST(indexer_suite, recycled_buffers_give_the_fresh_assignment_in_the_same_memory) {
+    const hash_chain big{60, small(5), small(9)}, circuit{40, small(4), small(12)};
+    shape_counter shape;
+    circuit.synthesize(shape);
+    proving_assignment<TypeParam> first(shape.hint(), presize_mode::on);
+    big.synthesize(first);
+    first.enforce_input_constraints();
+    const fr* a_mem = first.a().data();
+    const fr* aux_mem = first.aux_assignment().data();
+    assignment_buffers kept = std::move(first).take_buffers();
+    EXPECT_TRUE(first.a().empty());
+    ASSERT_EQ(kept.a.data(), a_mem);
+
+    proving_assignment<TypeParam> fresh(shape.hint(), presize_mode::on);
+    proving_assignment<TypeParam> reused(shape.hint(), presize_mode::on, std::move(kept));
+    EXPECT_EQ(reused.num_inputs(), 1u);  // emptied, then input 0 = one as always
+    EXPECT_EQ(reused.num_constraints(), 0u);
+    for (auto* pa : {&fresh, &reused}) {
+        circuit.synthesize(*pa);
+        pa->enforce_input_constraints();
+    }
+    EXPECT_EQ(reused.a().data(), a_mem);  // no new allocation: the hint fits the old capacity
+    EXPECT_EQ(reused.aux_assignment().data(), aux_mem);
+    EXPECT_EQ(reused.a(), fresh.a());
+    EXPECT_EQ(reused.b(), fresh.b());
+    EXPECT_EQ(reused.c(), fresh.c());
+    EXPECT_EQ(reused.input_assignment(), fresh.input_assignment());
+    EXPECT_EQ(reused.aux_assignment(), fresh.aux_assignment());
+    EXPECT_EQ(reused.a_aux_density(), fresh.a_aux_density());
+    EXPECT_EQ(reused.b_aux_density(), fresh.b_aux_density());
+}
+
 TYPED_TEST(indexer_suite, matrices_reproduce_a_b_c) {
     for (int which = 0; which < 2; ++which) {
         proving_assignment<TypeParam> pa;
@@ -400,6 +434,21 @@ TEST(flags, with_lc_indexer_maps_every_name_and_refuses_others) {
     }
     EXPECT_THROW(with_lc_indexer("", [](auto) { return 0; }), error);
     EXPECT_THROW(with_lc_indexer("smallvec3", [](auto) { return 0; }), error);
+}
+
+TEST(flags, witness_memory_parses_fresh_and_reuse) {
+    EXPECT_EQ(parse_witness_memory("fresh"), witness_memory::fresh);
+    EXPECT_EQ(parse_witness_memory("reuse"), witness_memory::reuse);
+    EXPECT_EQ(to_string(witness_memory::reuse), "reuse");
+    EXPECT_EQ(to_string(witness_memory::fresh), "fresh");
+    try {
+        parse_witness_memory("pooled");
+        ADD_FAILURE() << "no error";
+    } catch (const error& e) {
+        EXPECT_EQ(e.kind(), errc::bad_input);
+        EXPECT_NE(std::string(e.what()).find("'pooled'"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("fresh or reuse"), std::string::npos) << e.what();
+    }
 }
 
 TEST(flags, presize_parses_on_and_off) {
