@@ -54,11 +54,13 @@ double thread_cpu_ms() {
     return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) * 1e-6;
 }
 
-// witness_memory=reuse: one synthesis runs first, untimed (the previous partition of a job), and
-// every timed one builds on the vectors of the one before (r1cs::assignment_buffers).
+// With `memory` given (the witness_memory:<v> benchmarks), one synthesis runs first, untimed, as
+// the previous partition of a job, and warms the process alike for both variants (the heap of
+// the linear combinations, caches); with reuse every timed synthesis then builds on the
+// vectors of the one before (r1cs::assignment_buffers), with fresh they are freed.
 template <class Indexer>
 void synth(benchmark::State& state, std::string name, r1cs::presize_mode presize,
-           r1cs::witness_memory memory = r1cs::witness_memory::fresh) {
+           std::optional<r1cs::witness_memory> memory = std::nullopt) {
     const bench::loaded_dataset* dp = bench::dataset_or_skip(state, name);
     if (!dp) return;
     const bench::loaded_dataset& d = *dp;
@@ -68,11 +70,11 @@ void synth(benchmark::State& state, std::string name, r1cs::presize_mode presize
     const r1cs::capacity_hint hint = sc.hint();
     const bool reuse = memory == r1cs::witness_memory::reuse;
     r1cs::assignment_buffers kept;
-    if (reuse) {
+    if (memory) {
         r1cs::proving_assignment<Indexer> pa(hint, presize);
         c.synthesize(pa);
         pa.enforce_input_constraints();
-        kept = std::move(pa).take_buffers();
+        if (reuse) kept = std::move(pa).take_buffers();
     }
     double cpu = 0;
     for (auto _ : state) {
@@ -259,7 +261,9 @@ void register_all() {
                                    "/presize:" + std::string(r1cs::to_string(p));
             r1cs::with_lc_indexer(bench::opts().flags.lc_indexer, [&](auto tag) {
                 using I = typename decltype(tag)::type;
-                benchmark::RegisterBenchmark(bn.c_str(), [name, p, m](benchmark::State& s) { synth<I>(s, name, p, m); })
+                benchmark::RegisterBenchmark(bn.c_str(), [name, p, m](benchmark::State& s) {
+                    synth<I>(s, name, p, std::optional{m});
+                })
                     ->Unit(benchmark::kMillisecond)
                     ->UseRealTime();
             });

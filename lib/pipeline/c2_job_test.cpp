@@ -123,6 +123,7 @@ TEST(c2_job, lc_indexer_and_presize_give_the_same_proof) {
 TEST(c2_job, reused_witness_memory_gives_the_same_proofs) {
     c2_request base = chain_request(9);
     base.count = 3;
+    base.flags = parse_flags(std::vector<std::string>{"witness_memory=fresh"});
     const c2_result fresh = c2_job(base).prove();
     ASSERT_EQ(fresh.proof_sets.size(), 3u);
     for (const char* jobs : {"1", "2"}) {

@@ -25,7 +25,7 @@ constexpr flag_def<fv> registry[] = {
      "reserve the proving assignment's vectors from a shape count before synthesis",
      [](fv& v, const std::string& x) { v.presize = r1cs::parse_presize(x); },
      [](const fv& v) { return std::string(r1cs::to_string(v.presize)); }},
-    {"witness_memory", "fresh|reuse", "fresh", "synthesize",
+    {"witness_memory", "fresh|reuse", "reuse", "synthesize",
      "allocate every partition's witness vectors anew, or build the next partition's on the vectors of the one "
      "just proved (pages already mapped: no page faults or zeroing on first write)",
      [](fv& v, const std::string& x) { v.witness_memory = r1cs::parse_witness_memory(x); },

@@ -46,13 +46,15 @@ struct flag_def {
 // The defaults are the fastest settings `c2lab ab` has shown (presize=on: synthesis 0.78x,
 // results/ab/synth-2kib-lc_indexer-x-presize-cpu-20261203.md; msm_split=on: the 2 KiB proof
 // 0.79x, results/ab/prove-2kib-msm_split-cpu-20261203; c1_json=simdjson: the C1 decode,
-// results/ab/c1-decode-c1_json-cpu-20261203); the other variants stay for A/B.
+// results/ab/c1-decode-c1_json-cpu-20261203; witness_memory=reuse: synthesis after a first
+// partition 0.73x, results/ab/synth-2kib-witness_memory-cpu-20261203); the other variants stay
+// for A/B.
 // lc_indexer=vec and msm_window=ln are the seeds' (bellperson's) choices, and no other variant
 // was shown faster on the whole proof.
 struct flag_values {
     std::string lc_indexer = "vec";
     r1cs::presize_mode presize = r1cs::presize_mode::on;
-    r1cs::witness_memory witness_memory = r1cs::witness_memory::fresh;
+    r1cs::witness_memory witness_memory = r1cs::witness_memory::reuse;
     msm::window_policy msm_window = msm::window_policy::ln();
     groth16::b_g2_msm b_g2 = groth16::b_g2_msm::serial;
     bool msm_split = true;         // msm_split=on: 0/1 scalars summed before Pippenger
