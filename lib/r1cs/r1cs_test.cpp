@@ -4,6 +4,8 @@
 // constraint_matrices reproducing a, b, c; the lc_indexer and presize flag parsers.
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include <map>
 #include <string>
 #include <type_traits>
@@ -235,6 +237,19 @@ TYPED_TEST(indexer_suite, densities_on_hand_made_circuit) {
     EXPECT_EQ(std::vector<fr>(pa.a().begin() + 3, pa.a().end()), (std::vector<fr>{fr::one(), small(2), small(3)}));
 }
 
+// Every vector and density of two assignments.
+template <class Indexer>
+void expect_same_assignment(const proving_assignment<Indexer>& x, const proving_assignment<Indexer>& y) {
+    EXPECT_EQ(x.a(), y.a());
+    EXPECT_EQ(x.b(), y.b());
+    EXPECT_EQ(x.c(), y.c());
+    EXPECT_EQ(x.input_assignment(), y.input_assignment());
+    EXPECT_EQ(x.aux_assignment(), y.aux_assignment());
+    EXPECT_EQ(x.a_aux_density(), y.a_aux_density());
+    EXPECT_EQ(x.b_input_density(), y.b_input_density());
+    EXPECT_EQ(x.b_aux_density(), y.b_aux_density());
+}
+
 TYPED_TEST(indexer_suite, presize_on_and_off_give_identical_assignments) {
     const hash_chain circuit{40, small(4), small(12)};
     shape_counter shape;
@@ -247,14 +262,7 @@ TYPED_TEST(indexer_suite, presize_on_and_off_give_identical_assignments) {
         circuit.synthesize(*pa);
         pa->enforce_input_constraints();
     }
-    EXPECT_EQ(on.a(), off.a());
-    EXPECT_EQ(on.b(), off.b());
-    EXPECT_EQ(on.c(), off.c());
-    EXPECT_EQ(on.input_assignment(), off.input_assignment());
-    EXPECT_EQ(on.aux_assignment(), off.aux_assignment());
-    EXPECT_EQ(on.a_aux_density(), off.a_aux_density());
-    EXPECT_EQ(on.b_input_density(), off.b_input_density());
-    EXPECT_EQ(on.b_aux_density(), off.b_aux_density());
+    expect_same_assignment(on, off);
     EXPECT_EQ(on.a().size(), shape.hint().constraints);  // the hint was exact
 }
 
@@ -283,13 +291,7 @@ TYPED_TEST(indexer_suite, recycled_buffers_give_the_fresh_assignment_in_the_same
     }
     EXPECT_EQ(reused.a().data(), a_mem);  // no new allocation: the hint fits the old capacity
     EXPECT_EQ(reused.aux_assignment().data(), aux_mem);
-    EXPECT_EQ(reused.a(), fresh.a());
-    EXPECT_EQ(reused.b(), fresh.b());
-    EXPECT_EQ(reused.c(), fresh.c());
-    EXPECT_EQ(reused.input_assignment(), fresh.input_assignment());
-    EXPECT_EQ(reused.aux_assignment(), fresh.aux_assignment());
-    EXPECT_EQ(reused.a_aux_density(), fresh.a_aux_density());
-    EXPECT_EQ(reused.b_aux_density(), fresh.b_aux_density());
+    expect_same_assignment(reused, fresh);
 }
 
 TYPED_TEST(indexer_suite, matrices_reproduce_a_b_c) {
@@ -404,6 +406,17 @@ TEST(test_constraint_system, nested_namespaces_and_duplicate_names) {
     EXPECT_TRUE(cs.is_satisfied());
 }
 
+// f throws c2lab::error of kind bad_input whose message holds `needle`.
+void expect_bad_input(const std::function<void()>& f, const std::string& needle) {
+    try {
+        f();
+        ADD_FAILURE() << "no error";
+    } catch (const error& e) {
+        EXPECT_EQ(e.kind(), errc::bad_input);
+        EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+}
+
 TEST(flags, with_lc_indexer_maps_every_name_and_refuses_others) {
     for (std::string_view name : lc_indexer_names) {
         std::string_view got = with_lc_indexer(name, [](auto tag) { return decltype(tag)::type::name; });
@@ -425,13 +438,7 @@ TEST(flags, with_lc_indexer_maps_every_name_and_refuses_others) {
         if (ref.empty()) ref = a;
         EXPECT_EQ(a, ref) << name;
     }
-    try {
-        with_lc_indexer("bogus", [](auto) { return 0; });
-        FAIL() << "no error";
-    } catch (const error& e) {
-        EXPECT_EQ(e.kind(), errc::bad_input);
-        EXPECT_NE(std::string(e.what()).find("'bogus'"), std::string::npos) << e.what();
-    }
+    expect_bad_input([] { with_lc_indexer("bogus", [](auto) { return 0; }); }, "'bogus'");
     EXPECT_THROW(with_lc_indexer("", [](auto) { return 0; }), error);
     EXPECT_THROW(with_lc_indexer("smallvec3", [](auto) { return 0; }), error);
 }
@@ -441,27 +448,15 @@ TEST(flags, witness_memory_parses_fresh_and_reuse) {
     EXPECT_EQ(parse_witness_memory("reuse"), witness_memory::reuse);
     EXPECT_EQ(to_string(witness_memory::reuse), "reuse");
     EXPECT_EQ(to_string(witness_memory::fresh), "fresh");
-    try {
-        parse_witness_memory("pooled");
-        ADD_FAILURE() << "no error";
-    } catch (const error& e) {
-        EXPECT_EQ(e.kind(), errc::bad_input);
-        EXPECT_NE(std::string(e.what()).find("'pooled'"), std::string::npos) << e.what();
-        EXPECT_NE(std::string(e.what()).find("fresh or reuse"), std::string::npos) << e.what();
-    }
+    expect_bad_input([] { parse_witness_memory("pooled"); }, "'pooled'");
+    expect_bad_input([] { parse_witness_memory("pooled"); }, "fresh or reuse");
 }
 
 TEST(flags, presize_parses_on_and_off) {
     EXPECT_EQ(parse_presize("on"), presize_mode::on);
     EXPECT_EQ(parse_presize("off"), presize_mode::off);
     EXPECT_EQ(to_string(presize_mode::on), "on");
-    try {
-        parse_presize("bogus");
-        FAIL() << "no error";
-    } catch (const error& e) {
-        EXPECT_EQ(e.kind(), errc::bad_input);
-        EXPECT_NE(std::string(e.what()).find("bogus"), std::string::npos);
-    }
+    expect_bad_input([] { parse_presize("bogus"); }, "bogus");
 }
 
 }  // namespace
