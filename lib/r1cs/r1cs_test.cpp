@@ -1,11 +1,11 @@
 // r1cs layer: linear-combination fast paths against a naive map-based LC for every
 // lc_indexer variant; evaluation; proving_assignment (a*b == c, densities, presize, input
-// constraints); shape_counter; test_constraint_system naming the broken constraint;
-// constraint_matrices reproducing a, b, c; the lc_indexer and presize flag parsers.
+// constraints, recycled vectors); shape_counter; test_constraint_system naming the broken
+// constraint; constraint_matrices reproducing a, b, c; the lc_indexer, presize and
+// witness_memory flag parsers.
 #include <gtest/gtest.h>
 
 #include <functional>
-
 #include <map>
 #include <string>
 #include <type_traits>
