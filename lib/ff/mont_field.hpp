@@ -207,11 +207,6 @@ public:
         u[0] = 1;
         constexpr uint64_t low31 = (uint64_t{1} << 31) - 1;
         constexpr unsigned outer = (2 * unsigned(bits) - 1 + 30) / 31;
-        auto bitlen = [](const repr& x) -> unsigned {
-            for (size_t i = n_limbs; i-- > 0;)
-                if (x[i]) return unsigned(64 * i + 64 - __builtin_clzll(x[i]));
-            return 0;
-        };
         // 33 bits of x from bit `lo` on (lo + 33 <= 64 N).
         auto top33 = [](const repr& x, unsigned lo) -> uint64_t {
             const size_t w = lo / 64;
@@ -274,7 +269,7 @@ public:
             while (top > 0 || !less_than(out, modulus)) top -= static_cast<int64_t>(sub_from(out, modulus));
         };
         for (unsigned step = 0; step < outer; ++step) {
-            const unsigned n = std::max({bitlen(a), bitlen(b), 64u});
+            const unsigned n = unsigned(std::max({ff::bit_length(a), ff::bit_length(b), size_t{64}}));
             uint64_t ab = (a[0] & low31) | (top33(a, n - 33) << 31);
             uint64_t bb = (b[0] & low31) | (top33(b, n - 33) << 31);
             int64_t f0 = 1, g0 = 0, f1 = 0, g1 = 1;
