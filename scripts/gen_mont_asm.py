@@ -197,7 +197,24 @@ def gen_add_sub(n):
                 + ["        : " + ", ".join(outs),
                    '        : [a] "r"(a), [b] "r"(b), [p] "r"(p)',
                    '        : "cc", "memory");', "    return r;", "}", ""])
-    return func(f"mod_add_{n}_inline", add) + func(f"mod_sub_{n}_inline", sub)
+
+    def func_to(name, body):
+        # The result stored by the asm itself through r (which may alias a or b: every load
+        # comes first). Nothing stays live in registers across the block, so the compiler has
+        # no six-register value to spill or to copy through the stack.
+        body = body + [f"movq {s[j]}, {8 * j}(%[r])" for j in range(n)]
+        outs = [f'[s{j}] "=&r"(s{j})' for j in range(n)] + ['[m] "=&r"(m)', '[x] "=&r"(x)']
+        return ([f"inline void {name}(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p) noexcept {{",
+                 "    uint64_t " + ", ".join(f"s{j}" for j in range(n)) + ", m, x;",
+                 "    __asm__ volatile(  // volatile: its only effect is the store (the outputs are scratch)"]
+                + [f'        "{x}\\n\\t"' for x in body]
+                + ["        : " + ", ".join(outs),
+                   '        : [r] "r"(r), [a] "r"(a), [b] "r"(b), [p] "r"(p)',
+                   '        : "cc", "memory");', "}", ""])
+    out = func(f"mod_add_{n}_inline", add) + func(f"mod_sub_{n}_inline", sub)
+    if n == 6:
+        out += func_to(f"mod_add_{n}_to", add) + func_to(f"mod_sub_{n}_to", sub)
+    return out
 
 
 # ---- Fp2 = Fp[u]/(u^2+1) multiplication and squaring with lazy reduction ----------------

@@ -41,24 +41,25 @@ struct fp6 {
     constexpr fp6& operator+=(const fp6& b) noexcept { return *this = *this + b; }
     constexpr fp6& operator-=(const fp6& b) noexcept { return *this = *this - b; }
 
+    // The formulas below build every result coefficient from prvalues, so each Fp2 product
+    // and sum is written in place into its destination: a named temporary copied into the
+    // result costs a copy through the stack that stalls store-to-load forwarding (see
+    // mod_add_into in mont_mul.hpp).
+
     // Karatsuba over three coefficients: 6M2.
     friend constexpr fp6 operator*(const fp6& a, const fp6& b) noexcept {
-        fp2 aa = a.c0 * b.c0, bb = a.c1 * b.c1, cc = a.c2 * b.c2;
-        fp2 t0 = ((a.c1 + a.c2) * (b.c1 + b.c2) - bb - cc).mul_by_nonresidue() + aa;
-        fp2 t1 = (a.c0 + a.c1) * (b.c0 + b.c1) - aa - bb + cc.mul_by_nonresidue();
-        fp2 t2 = (a.c0 + a.c2) * (b.c0 + b.c2) - aa - cc + bb;
-        return {t0, t1, t2};
+        const fp2 aa = a.c0 * b.c0, bb = a.c1 * b.c1, cc = a.c2 * b.c2;
+        return {((a.c1 + a.c2) * (b.c1 + b.c2) - bb - cc).mul_by_nonresidue() + aa,
+                (a.c0 + a.c1) * (b.c0 + b.c1) - aa - bb + cc.mul_by_nonresidue(),
+                (a.c0 + a.c2) * (b.c0 + b.c2) - aa - cc + bb};
     }
     constexpr fp6& operator*=(const fp6& b) noexcept { return *this = *this * b; }
     constexpr fp6 operator*(const fp2& s) const noexcept { return {c0 * s, c1 * s, c2 * s}; }
 
     // Chung-Hasan SQR2: 2M2 + 3 squarings.
     constexpr fp6 square() const noexcept {
-        fp2 s0 = c0.square();
-        fp2 s1 = (c0 * c1).dbl();
-        fp2 s2 = (c0 - c1 + c2).square();
-        fp2 s3 = (c1 * c2).dbl();
-        fp2 s4 = c2.square();
+        const fp2 s0 = c0.square(), s1 = (c0 * c1).dbl(), s2 = (c0 - c1 + c2).square(), s3 = (c1 * c2).dbl(),
+                  s4 = c2.square();
         return {s3.mul_by_nonresidue() + s0, s4.mul_by_nonresidue() + s1, s1 + s2 + s3 - s0 - s4};
     }
 
@@ -71,11 +72,9 @@ struct fp6 {
     }
     // a * (b0 + b1 v): 5M2.
     constexpr fp6 mul_by_01(const fp2& b0, const fp2& b1) const noexcept {
-        fp2 aa = c0 * b0, bb = c1 * b1;
-        fp2 t0 = ((c1 + c2) * b1 - bb).mul_by_nonresidue() + aa;
-        fp2 t1 = (c0 + c1) * (b0 + b1) - aa - bb;
-        fp2 t2 = (c0 + c2) * b0 - aa + bb;
-        return {t0, t1, t2};
+        const fp2 aa = c0 * b0, bb = c1 * b1;
+        return {((c1 + c2) * b1 - bb).mul_by_nonresidue() + aa, (c0 + c1) * (b0 + b1) - aa - bb,
+                (c0 + c2) * b0 - aa + bb};
     }
 
     template <size_t M>

@@ -16,6 +16,12 @@ using limbs = std::array<uint64_t, N>;
 
 using u128 = unsigned __int128;
 
+// Tag for field storage that is written before it is read (see mont_field(uninit_t)).
+struct uninit_t {
+    explicit constexpr uninit_t() = default;
+};
+inline constexpr uninit_t uninit{};
+
 // r = a + b + carry; returns the carry out.
 constexpr uint64_t addc(uint64_t a, uint64_t b, uint64_t carry, uint64_t& r) noexcept {
     u128 s = static_cast<u128>(a) + b + carry;

@@ -36,7 +36,12 @@ public:
     static constexpr size_t bytes = (bits + 7) / 8;
     static_assert(modulus[n_limbs - 1] < (uint64_t{1} << 63), "mont_field needs a spare top bit");
 
-    repr mont{};  // a * R mod p
+    repr mont;  // a * R mod p
+
+    constexpr mont_field() noexcept : mont{} {}
+    // Storage that the caller overwrites before reading (an assembly routine's output):
+    // no zeroing, so the result can be written straight into its destination.
+    explicit constexpr mont_field(uninit_t) noexcept {}
 
     // ---- constants ------------------------------------------------------------
     static constexpr repr r_mod_p() noexcept {  // 2^(64N) mod p by doubling 1
@@ -141,24 +146,41 @@ public:
     constexpr bool is_one() const noexcept { return mont == r1; }
     friend constexpr bool operator==(const mont_field& a, const mont_field& b) noexcept { return a.mont == b.mont; }
 
+    // Each result is one named object built in place (the caller's, by NRVO); see
+    // mod_add_into in mont_mul.hpp for why the 6-limb paths store from the asm.
     friend constexpr mont_field operator+(const mont_field& a, const mont_field& b) noexcept {
-        return from_mont(mod_add(a.mont, b.mont, modulus));
+        mont_field r(uninit);
+        mod_add_into(r.mont, a.mont, b.mont, modulus);
+        return r;
     }
     friend constexpr mont_field operator-(const mont_field& a, const mont_field& b) noexcept {
-        return from_mont(mod_sub(a.mont, b.mont, modulus));
+        mont_field r(uninit);
+        mod_sub_into(r.mont, a.mont, b.mont, modulus);
+        return r;
     }
+    // 0 - a: p - a for a != 0, and 0 for 0.
     constexpr mont_field operator-() const noexcept {
-        if (is_zero()) return *this;
-        repr r = modulus;
-        sub_from(r, mont);
-        return from_mont(r);
+        mont_field r(uninit);
+        mod_sub_into(r.mont, repr{}, mont, modulus);
+        return r;
     }
     friend constexpr mont_field operator*(const mont_field& a, const mont_field& b) noexcept {
-        return from_mont(mont_mul(a.mont, b.mont, modulus, n0));
+        mont_field r(uninit);
+        mont_mul_into(r.mont, a.mont, b.mont, modulus, n0);
+        return r;
     }
-    constexpr mont_field& operator+=(const mont_field& b) noexcept { return *this = *this + b; }
-    constexpr mont_field& operator-=(const mont_field& b) noexcept { return *this = *this - b; }
-    constexpr mont_field& operator*=(const mont_field& b) noexcept { return *this = *this * b; }
+    constexpr mont_field& operator+=(const mont_field& b) noexcept {
+        mod_add_into(mont, mont, b.mont, modulus);
+        return *this;
+    }
+    constexpr mont_field& operator-=(const mont_field& b) noexcept {
+        mod_sub_into(mont, mont, b.mont, modulus);
+        return *this;
+    }
+    constexpr mont_field& operator*=(const mont_field& b) noexcept {
+        mont_mul_into(mont, mont, b.mont, modulus, n0);
+        return *this;
+    }
 
     constexpr mont_field dbl() const noexcept { return *this + *this; }
     constexpr mont_field square() const noexcept { return *this * *this; }

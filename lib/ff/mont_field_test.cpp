@@ -85,6 +85,28 @@ TYPED_TEST(prime_field, add_and_sub_fast_paths_match_portable) {
         ASSERT_EQ(sub_mod(a.mont, b.mont, F::modulus), sub_mod_portable(a.mont, b.mont, F::modulus));
         ASSERT_EQ(mod_add(a.mont, b.mont, F::modulus), add_mod_portable(a.mont, b.mont, F::modulus));
         ASSERT_EQ(mod_sub(a.mont, b.mont, F::modulus), sub_mod_portable(a.mont, b.mont, F::modulus));
+        // The in-place forms (the 6-limb asm stores the result itself), also with the result
+        // aliasing either operand, and the operators built on them.
+        typename F::repr r{};
+        mod_add_into(r, a.mont, b.mont, F::modulus);
+        ASSERT_EQ(r, add_mod_portable(a.mont, b.mont, F::modulus));
+        mod_sub_into(r, a.mont, b.mont, F::modulus);
+        ASSERT_EQ(r, sub_mod_portable(a.mont, b.mont, F::modulus));
+        r = a.mont;
+        mod_add_into(r, r, b.mont, F::modulus);
+        ASSERT_EQ(r, add_mod_portable(a.mont, b.mont, F::modulus));
+        r = b.mont;
+        mod_sub_into(r, a.mont, r, F::modulus);
+        ASSERT_EQ(r, sub_mod_portable(a.mont, b.mont, F::modulus));
+        F x = a;
+        x += b;
+        ASSERT_EQ(x.mont, add_mod_portable(a.mont, b.mont, F::modulus));
+        x -= b;
+        ASSERT_EQ(x, a);
+        ASSERT_EQ((-b).mont, sub_mod_portable(typename F::repr{}, b.mont, F::modulus));
+        x = a;
+        x *= b;
+        ASSERT_EQ(x.mont, mont_mul_portable(a.mont, b.mont, F::modulus, F::n0));
     };
     auto edges = edge_values<F>();
     for (const F& a : edges)
