@@ -204,7 +204,7 @@ def gen_add_sub(n):
         # no six-register value to spill or to copy through the stack.
         body = body + [f"movq {s[j]}, {8 * j}(%[r])" for j in range(n)]
         outs = [f'[s{j}] "=&r"(s{j})' for j in range(n)] + ['[m] "=&r"(m)', '[x] "=&r"(x)']
-        return ([f"inline void {name}(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p) noexcept {{",
+        return ([f"[[gnu::always_inline]] inline void {name}(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p) noexcept {{",
                  "    uint64_t " + ", ".join(f"s{j}" for j in range(n)) + ", m, x;",
                  "    __asm__ volatile(  // volatile: its only effect is the store (the outputs are scratch)"]
                 + [f'        "{x}\\n\\t"' for x in body]
@@ -373,11 +373,70 @@ def gen_fp2():
     sq += body + final_subtract(6, t, spare(t), CONST, "rdi + 48")
     body, t = schedule(6, list(FP2_T), "rax", FP2_H, "rsp", "rsp + 48", CONST, ("mem", CONST, 6))
     sq += body + final_subtract(6, t, spare(t), CONST, "rdi")
+    # Wide ("fp2x2") forms for lazy reduction in the tower: the result is left unreduced, as two
+    # 768-bit integers in [0, p 2^384) standing for x / R^2 (c2lab_fp2_redc turns it into an
+    # Fp2 element). r is 24 limbs and must not overlap a or b.
+    #   mul_wide:  c0 = a0 b0 - a1 b1 + p^2 < 2p^2,  c1 = (a0 + a1)(b0 + b1) - a0 b0 - a1 b1 < 2p^2
+    #   sqr_wide:  c0 = (a0 + a1)(a0 - a1 + p) < 4p^2,  c1 = 2a0 * a1 < 2p^2
+    # (4p^2 < p 2^384 since p < 2^381.) Cost: 108 mulx (mul), 72 (sqr); redc: 72 per Fp2.
+    R0, R1 = ("rdi", 0), ("rdi", 12)
+    mulw = [("mov", "rcx", "rdx")]
+    mulw += copy_add(SA, A0, A1, 6) + copy_add(SB, B0, B1, 6)
+    mulw += wide_product(R0, A0, B0) + wide_product(T1, A1, B1) + wide_product(R1, SA, SB)
+    mulw += wide_addsub(R1, [("-", R0), ("-", T1)], 12)
+    mulw += wide_addsub(R0, [("-", T1), ("+", P2)], 12)
+    sqw = copy_add(SA, A0, A1, 6)          # a0 + a1
+    sqw += copy_add(SB, A0, P, 6)          # a0 + p
+    sqw += wide_addsub(SB, [("-", A1)], 6)  # a0 + p - a1 > 0
+    sqw += copy_add(T0, A0, A0, 6)         # 2 a0
+    sqw += wide_product(R1, T0, A1) + wide_product(R0, SA, SB)
+    # void c2lab_fp2_redc(uint64_t r[12], const uint64_t a[24]);  r may equal a (each half of a
+    # is read before the limbs of r over it are written); no other overlap.
+    red = redc(("rdi", 0), ("rsi", 0)) + redc(("rdi", 6), ("rsi", 12))
     consts = limbs_of(BLS12_381_P, 6) + [(-pow(BLS12_381_P, -1, 2**64)) % 2**64] + limbs_of(BLS12_381_P**2, 12)
     data = [".section .rodata", ".p2align 6", "c2lab_fp2_consts:  # p (6 limbs), -p^-1 mod 2^64, p^2 (12 limbs)"]
     data += [f"    .quad 0x{c:016x}" for c in consts]
     return "\n".join([".text", fp2_function("c2lab_fp2_mul", mul, 48), "", fp2_function("c2lab_fp2_sqr", sq, 48),
+                      "", fp2_function("c2lab_fp2_mul_wide", mulw, 48), "",
+                      fp2_function("c2lab_fp2_sqr_wide", sqw, 48), "", fp2_function("c2lab_fp2_redc", red, 0),
                       ""] + data)
+
+
+def gen_wide_add_sub():
+    """(a + b) and (a - b) modulo p 2^384 for 12-limb a, b in [0, p 2^384): the unreduced values
+    of the lazy tower formulas (blst's add_mod_384x384 / sub_mod_384x384). The low half is a
+    plain carry chain stored as it goes (mov leaves the flags alone); the high half continues
+    it and is corrected by p as in mod_add: a_hi + b_hi + carry < 2p, so one subtraction of p
+    (added back on borrow) reduces it. The asm stores the result; r may alias a or b."""
+    s = [f"%[s{j}]" for j in range(6)]
+    def body(op):
+        first, rest = ("addq", "adcq") if op == "+" else ("subq", "sbbq")
+        out = []
+        for j in range(6):
+            out += [f"movq {8 * j}(%[a]), %[t]", f"{first if j == 0 else rest} {8 * j}(%[b]), %[t]",
+                    f"movq %[t], {8 * j}(%[r])"]
+        out += [f"movq {48 + 8 * j}(%[a]), {s[j]}" for j in range(6)]
+        out += [f"{rest} {48 + 8 * j}(%[b]), {s[j]}" for j in range(6)]
+        if op == "+":
+            out += [f"{'subq' if j == 0 else 'sbbq'} {8 * j}(%[p]), {s[j]}" for j in range(6)]
+        out.append("sbbq %[m], %[m]")
+        for j in range(6):
+            out.append(f"pdepq {8 * j}(%[p]), %[m], %[x]")
+            out.append(f"{'addq' if j == 0 else 'adcq'} %[x], {s[j]}")
+        out += [f"movq {s[j]}, {48 + 8 * j}(%[r])" for j in range(6)]
+        return out
+    lines = ["// (a + b) and (a - b) modulo p 2^384 for 768-bit a, b < p 2^384 (the lazy tower's",
+             "// unreduced products); the asm stores r, which may alias a or b. Need BMI2 (pdep).", ""]
+    for name, op in (("wide_add_12_to", "+"), ("wide_sub_12_to", "-")):
+        outs = [f'[s{j}] "=&r"(s{j})' for j in range(6)] + ['[t] "=&r"(t)', '[m] "=&r"(m)', '[x] "=&r"(x)']
+        lines += [f"[[gnu::always_inline]] inline void {name}(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p) noexcept {{",
+                  "    uint64_t s0, s1, s2, s3, s4, s5, t, m, x;",
+                  "    __asm__ volatile("]
+        lines += [f'        "{x}\\n\\t"' for x in body(op)]
+        lines += ["        : " + ", ".join(outs),
+                  '        : [r] "r"(r), [a] "r"(a), [b] "r"(b), [p] "r"(p)',
+                  '        : "cc", "memory");', "}", ""]
+    return lines
 
 
 def main():
@@ -400,6 +459,7 @@ def main():
         extra = ["// (a + b) mod p and (a - b) mod p for a, b < p < 2^(64N-1); need BMI2 (pdep).", ""]
         for n in (4, 6):
             extra += gen_add_sub(n)
+        extra += gen_wide_add_sub()
         f.write(text.replace(tail, "\n".join(extra) + tail))
 
 

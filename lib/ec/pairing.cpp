@@ -63,6 +63,10 @@ fp12 ell(const fp12& f, const line& l, const g1_affine& p) noexcept {
 
 // Walks the bits of |x| / 2 (x = -0xd201000000010000 has its lowest bit 0, and the last
 // doubling step stands for it), calling dbl() per doubling and add() per set bit.
+//
+// Every Fp12 result goes into an object that is not an operand of its call (g, h, then f),
+// so the compiler builds it in place; `f = d.dbl(f)` would build it in a temporary and copy
+// 576 bytes, whose loads of the product's last stores stall store-to-load forwarding.
 template <class Driver>
 fp12 run_miller_loop(Driver& d) noexcept {
     fp12 f = fp12::one();
@@ -74,13 +78,16 @@ fp12 run_miller_loop(Driver& d) noexcept {
             found_one = set;
             continue;
         }
-        f = d.dbl(f);
-        if (set) f = d.add(f);
-        f = f.square();
+        const fp12 g = d.dbl(f);
+        if (set) {
+            const fp12 h = d.add(g);
+            f = h.square();
+        } else {
+            f = g.square();
+        }
     }
-    f = d.dbl(f);
-    if (bls_x_is_negative) f = f.conjugate();
-    return f;
+    const fp12 g = d.dbl(f);
+    return bls_x_is_negative ? g.conjugate() : g;
 }
 
 }  // namespace
@@ -135,17 +142,32 @@ fp12 multi_miller_loop(std::span<const std::pair<g1_affine, const g2_prepared*>>
 
 namespace {
 
+// a^(2^n) by cyclotomic squarings, alternating between two objects so that each square is
+// built in place (see run_miller_loop).
+fp12 cyclotomic_square_n(fp12 a, int n) noexcept {
+    fp12 b;
+    for (; n >= 2; n -= 2) {
+        b = a.cyclotomic_square();
+        a = b.cyclotomic_square();
+    }
+    if (n == 1) b = a.cyclotomic_square();
+    return n == 1 ? b : a;
+}
+
 // f^|x| by square-and-multiply with cyclotomic squarings, then conjugated (x < 0).
 fp12 cyclotomic_exp_by_x(const fp12& f) noexcept {
-    fp12 acc = fp12::one();
-    bool found_one = false;
-    for (int b = 63; b >= 0; --b) {
-        bool set = (bls_x_abs >> b) & 1;
-        if (found_one) acc = acc.cyclotomic_square();
-        else found_one = set;
-        if (set) acc *= f;
+    int top = 63;
+    while (((bls_x_abs >> top) & 1) == 0) --top;
+    fp12 acc = f;
+    int squarings = 0;
+    for (int b = top - 1; b >= 0; --b) {
+        ++squarings;
+        if ((bls_x_abs >> b) & 1) {
+            acc = cyclotomic_square_n(acc, squarings) * f;
+            squarings = 0;
+        }
     }
-    return acc.conjugate();
+    return cyclotomic_square_n(acc, squarings).conjugate();
 }
 
 }  // namespace

@@ -1676,6 +1676,1429 @@ c2lab_fp2_sqr:
 .cfi_endproc
 .size c2lab_fp2_sqr, .-c2lab_fp2_sqr
 
+.globl c2lab_fp2_mul_wide
+.type c2lab_fp2_mul_wide,@function
+.p2align 5
+c2lab_fp2_mul_wide:
+.cfi_startproc
+    push rbx
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset rbx, 0
+    push rbp
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset rbp, 0
+    push r12
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset r12, 0
+    push r13
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset r13, 0
+    push r14
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset r14, 0
+    push r15
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset r15, 0
+    sub rsp, 384
+    .cfi_adjust_cfa_offset 384
+    mov rcx, rdx
+    mov r10, qword ptr [rsi + 0]
+    mov r11, qword ptr [rsi + 8]
+    mov rbx, qword ptr [rsi + 16]
+    mov rbp, qword ptr [rsi + 24]
+    mov r12, qword ptr [rsi + 32]
+    mov r13, qword ptr [rsi + 40]
+    add r10, qword ptr [rsi + 48]
+    adc r11, qword ptr [rsi + 56]
+    adc rbx, qword ptr [rsi + 64]
+    adc rbp, qword ptr [rsi + 72]
+    adc r12, qword ptr [rsi + 80]
+    adc r13, qword ptr [rsi + 88]
+    mov qword ptr [rsp + 0], r10
+    mov qword ptr [rsp + 8], r11
+    mov qword ptr [rsp + 16], rbx
+    mov qword ptr [rsp + 24], rbp
+    mov qword ptr [rsp + 32], r12
+    mov qword ptr [rsp + 40], r13
+    mov r10, qword ptr [rcx + 0]
+    mov r11, qword ptr [rcx + 8]
+    mov rbx, qword ptr [rcx + 16]
+    mov rbp, qword ptr [rcx + 24]
+    mov r12, qword ptr [rcx + 32]
+    mov r13, qword ptr [rcx + 40]
+    add r10, qword ptr [rcx + 48]
+    adc r11, qword ptr [rcx + 56]
+    adc rbx, qword ptr [rcx + 64]
+    adc rbp, qword ptr [rcx + 72]
+    adc r12, qword ptr [rcx + 80]
+    adc r13, qword ptr [rcx + 88]
+    mov qword ptr [rsp + 48], r10
+    mov qword ptr [rsp + 56], r11
+    mov qword ptr [rsp + 64], rbx
+    mov qword ptr [rsp + 72], rbp
+    mov qword ptr [rsp + 80], r12
+    mov qword ptr [rsp + 88], r13
+    mov rdx, qword ptr [rcx + 0]
+    mulx r11, r10, qword ptr [rsi + 0]
+    mulx rbx, rax, qword ptr [rsi + 8]
+    add r11, rax
+    mulx rbp, rax, qword ptr [rsi + 16]
+    adc rbx, rax
+    mulx r12, rax, qword ptr [rsi + 24]
+    adc rbp, rax
+    mulx r13, rax, qword ptr [rsi + 32]
+    adc r12, rax
+    mulx r14, rax, qword ptr [rsi + 40]
+    adc r13, rax
+    adc r14, 0
+    mov qword ptr [rdi + 0], r10
+    mov rdx, qword ptr [rcx + 8]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rsi + 0]
+    adox r11, rax
+    mulx r9, rax, qword ptr [rsi + 8]
+    adcx rax, r8
+    adox rbx, rax
+    mulx r8, rax, qword ptr [rsi + 16]
+    adcx rax, r9
+    adox rbp, rax
+    mulx r9, rax, qword ptr [rsi + 24]
+    adcx rax, r8
+    adox r12, rax
+    mulx r8, rax, qword ptr [rsi + 32]
+    adcx rax, r9
+    adox r13, rax
+    mulx r10, rax, qword ptr [rsi + 40]
+    adcx rax, r8
+    adox r14, rax
+    mov edx, 0
+    adcx r10, rdx
+    adox r10, rdx
+    mov qword ptr [rdi + 8], r11
+    mov rdx, qword ptr [rcx + 16]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rsi + 0]
+    adox rbx, rax
+    mulx r9, rax, qword ptr [rsi + 8]
+    adcx rax, r8
+    adox rbp, rax
+    mulx r8, rax, qword ptr [rsi + 16]
+    adcx rax, r9
+    adox r12, rax
+    mulx r9, rax, qword ptr [rsi + 24]
+    adcx rax, r8
+    adox r13, rax
+    mulx r8, rax, qword ptr [rsi + 32]
+    adcx rax, r9
+    adox r14, rax
+    mulx r11, rax, qword ptr [rsi + 40]
+    adcx rax, r8
+    adox r10, rax
+    mov edx, 0
+    adcx r11, rdx
+    adox r11, rdx
+    mov qword ptr [rdi + 16], rbx
+    mov rdx, qword ptr [rcx + 24]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rsi + 0]
+    adox rbp, rax
+    mulx r9, rax, qword ptr [rsi + 8]
+    adcx rax, r8
+    adox r12, rax
+    mulx r8, rax, qword ptr [rsi + 16]
+    adcx rax, r9
+    adox r13, rax
+    mulx r9, rax, qword ptr [rsi + 24]
+    adcx rax, r8
+    adox r14, rax
+    mulx r8, rax, qword ptr [rsi + 32]
+    adcx rax, r9
+    adox r10, rax
+    mulx rbx, rax, qword ptr [rsi + 40]
+    adcx rax, r8
+    adox r11, rax
+    mov edx, 0
+    adcx rbx, rdx
+    adox rbx, rdx
+    mov qword ptr [rdi + 24], rbp
+    mov rdx, qword ptr [rcx + 32]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rsi + 0]
+    adox r12, rax
+    mulx r9, rax, qword ptr [rsi + 8]
+    adcx rax, r8
+    adox r13, rax
+    mulx r8, rax, qword ptr [rsi + 16]
+    adcx rax, r9
+    adox r14, rax
+    mulx r9, rax, qword ptr [rsi + 24]
+    adcx rax, r8
+    adox r10, rax
+    mulx r8, rax, qword ptr [rsi + 32]
+    adcx rax, r9
+    adox r11, rax
+    mulx rbp, rax, qword ptr [rsi + 40]
+    adcx rax, r8
+    adox rbx, rax
+    mov edx, 0
+    adcx rbp, rdx
+    adox rbp, rdx
+    mov qword ptr [rdi + 32], r12
+    mov rdx, qword ptr [rcx + 40]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rsi + 0]
+    adox r13, rax
+    mulx r9, rax, qword ptr [rsi + 8]
+    adcx rax, r8
+    adox r14, rax
+    mulx r8, rax, qword ptr [rsi + 16]
+    adcx rax, r9
+    adox r10, rax
+    mulx r9, rax, qword ptr [rsi + 24]
+    adcx rax, r8
+    adox r11, rax
+    mulx r8, rax, qword ptr [rsi + 32]
+    adcx rax, r9
+    adox rbx, rax
+    mulx r12, rax, qword ptr [rsi + 40]
+    adcx rax, r8
+    adox rbp, rax
+    mov edx, 0
+    adcx r12, rdx
+    adox r12, rdx
+    mov qword ptr [rdi + 40], r13
+    mov qword ptr [rdi + 48], r14
+    mov qword ptr [rdi + 56], r10
+    mov qword ptr [rdi + 64], r11
+    mov qword ptr [rdi + 72], rbx
+    mov qword ptr [rdi + 80], rbp
+    mov qword ptr [rdi + 88], r12
+    mov rdx, qword ptr [rcx + 48]
+    mulx r11, r10, qword ptr [rsi + 48]
+    mulx rbx, rax, qword ptr [rsi + 56]
+    add r11, rax
+    mulx rbp, rax, qword ptr [rsi + 64]
+    adc rbx, rax
+    mulx r12, rax, qword ptr [rsi + 72]
+    adc rbp, rax
+    mulx r13, rax, qword ptr [rsi + 80]
+    adc r12, rax
+    mulx r14, rax, qword ptr [rsi + 88]
+    adc r13, rax
+    adc r14, 0
+    mov qword ptr [rsp + 192], r10
+    mov rdx, qword ptr [rcx + 56]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rsi + 48]
+    adox r11, rax
+    mulx r9, rax, qword ptr [rsi + 56]
+    adcx rax, r8
+    adox rbx, rax
+    mulx r8, rax, qword ptr [rsi + 64]
+    adcx rax, r9
+    adox rbp, rax
+    mulx r9, rax, qword ptr [rsi + 72]
+    adcx rax, r8
+    adox r12, rax
+    mulx r8, rax, qword ptr [rsi + 80]
+    adcx rax, r9
+    adox r13, rax
+    mulx r10, rax, qword ptr [rsi + 88]
+    adcx rax, r8
+    adox r14, rax
+    mov edx, 0
+    adcx r10, rdx
+    adox r10, rdx
+    mov qword ptr [rsp + 200], r11
+    mov rdx, qword ptr [rcx + 64]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rsi + 48]
+    adox rbx, rax
+    mulx r9, rax, qword ptr [rsi + 56]
+    adcx rax, r8
+    adox rbp, rax
+    mulx r8, rax, qword ptr [rsi + 64]
+    adcx rax, r9
+    adox r12, rax
+    mulx r9, rax, qword ptr [rsi + 72]
+    adcx rax, r8
+    adox r13, rax
+    mulx r8, rax, qword ptr [rsi + 80]
+    adcx rax, r9
+    adox r14, rax
+    mulx r11, rax, qword ptr [rsi + 88]
+    adcx rax, r8
+    adox r10, rax
+    mov edx, 0
+    adcx r11, rdx
+    adox r11, rdx
+    mov qword ptr [rsp + 208], rbx
+    mov rdx, qword ptr [rcx + 72]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rsi + 48]
+    adox rbp, rax
+    mulx r9, rax, qword ptr [rsi + 56]
+    adcx rax, r8
+    adox r12, rax
+    mulx r8, rax, qword ptr [rsi + 64]
+    adcx rax, r9
+    adox r13, rax
+    mulx r9, rax, qword ptr [rsi + 72]
+    adcx rax, r8
+    adox r14, rax
+    mulx r8, rax, qword ptr [rsi + 80]
+    adcx rax, r9
+    adox r10, rax
+    mulx rbx, rax, qword ptr [rsi + 88]
+    adcx rax, r8
+    adox r11, rax
+    mov edx, 0
+    adcx rbx, rdx
+    adox rbx, rdx
+    mov qword ptr [rsp + 216], rbp
+    mov rdx, qword ptr [rcx + 80]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rsi + 48]
+    adox r12, rax
+    mulx r9, rax, qword ptr [rsi + 56]
+    adcx rax, r8
+    adox r13, rax
+    mulx r8, rax, qword ptr [rsi + 64]
+    adcx rax, r9
+    adox r14, rax
+    mulx r9, rax, qword ptr [rsi + 72]
+    adcx rax, r8
+    adox r10, rax
+    mulx r8, rax, qword ptr [rsi + 80]
+    adcx rax, r9
+    adox r11, rax
+    mulx rbp, rax, qword ptr [rsi + 88]
+    adcx rax, r8
+    adox rbx, rax
+    mov edx, 0
+    adcx rbp, rdx
+    adox rbp, rdx
+    mov qword ptr [rsp + 224], r12
+    mov rdx, qword ptr [rcx + 88]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rsi + 48]
+    adox r13, rax
+    mulx r9, rax, qword ptr [rsi + 56]
+    adcx rax, r8
+    adox r14, rax
+    mulx r8, rax, qword ptr [rsi + 64]
+    adcx rax, r9
+    adox r10, rax
+    mulx r9, rax, qword ptr [rsi + 72]
+    adcx rax, r8
+    adox r11, rax
+    mulx r8, rax, qword ptr [rsi + 80]
+    adcx rax, r9
+    adox rbx, rax
+    mulx r12, rax, qword ptr [rsi + 88]
+    adcx rax, r8
+    adox rbp, rax
+    mov edx, 0
+    adcx r12, rdx
+    adox r12, rdx
+    mov qword ptr [rsp + 232], r13
+    mov qword ptr [rsp + 240], r14
+    mov qword ptr [rsp + 248], r10
+    mov qword ptr [rsp + 256], r11
+    mov qword ptr [rsp + 264], rbx
+    mov qword ptr [rsp + 272], rbp
+    mov qword ptr [rsp + 280], r12
+    mov rdx, qword ptr [rsp + 48]
+    mulx r11, r10, qword ptr [rsp + 0]
+    mulx rbx, rax, qword ptr [rsp + 8]
+    add r11, rax
+    mulx rbp, rax, qword ptr [rsp + 16]
+    adc rbx, rax
+    mulx r12, rax, qword ptr [rsp + 24]
+    adc rbp, rax
+    mulx r13, rax, qword ptr [rsp + 32]
+    adc r12, rax
+    mulx r14, rax, qword ptr [rsp + 40]
+    adc r13, rax
+    adc r14, 0
+    mov qword ptr [rdi + 96], r10
+    mov rdx, qword ptr [rsp + 56]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rsp + 0]
+    adox r11, rax
+    mulx r9, rax, qword ptr [rsp + 8]
+    adcx rax, r8
+    adox rbx, rax
+    mulx r8, rax, qword ptr [rsp + 16]
+    adcx rax, r9
+    adox rbp, rax
+    mulx r9, rax, qword ptr [rsp + 24]
+    adcx rax, r8
+    adox r12, rax
+    mulx r8, rax, qword ptr [rsp + 32]
+    adcx rax, r9
+    adox r13, rax
+    mulx r10, rax, qword ptr [rsp + 40]
+    adcx rax, r8
+    adox r14, rax
+    mov edx, 0
+    adcx r10, rdx
+    adox r10, rdx
+    mov qword ptr [rdi + 104], r11
+    mov rdx, qword ptr [rsp + 64]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rsp + 0]
+    adox rbx, rax
+    mulx r9, rax, qword ptr [rsp + 8]
+    adcx rax, r8
+    adox rbp, rax
+    mulx r8, rax, qword ptr [rsp + 16]
+    adcx rax, r9
+    adox r12, rax
+    mulx r9, rax, qword ptr [rsp + 24]
+    adcx rax, r8
+    adox r13, rax
+    mulx r8, rax, qword ptr [rsp + 32]
+    adcx rax, r9
+    adox r14, rax
+    mulx r11, rax, qword ptr [rsp + 40]
+    adcx rax, r8
+    adox r10, rax
+    mov edx, 0
+    adcx r11, rdx
+    adox r11, rdx
+    mov qword ptr [rdi + 112], rbx
+    mov rdx, qword ptr [rsp + 72]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rsp + 0]
+    adox rbp, rax
+    mulx r9, rax, qword ptr [rsp + 8]
+    adcx rax, r8
+    adox r12, rax
+    mulx r8, rax, qword ptr [rsp + 16]
+    adcx rax, r9
+    adox r13, rax
+    mulx r9, rax, qword ptr [rsp + 24]
+    adcx rax, r8
+    adox r14, rax
+    mulx r8, rax, qword ptr [rsp + 32]
+    adcx rax, r9
+    adox r10, rax
+    mulx rbx, rax, qword ptr [rsp + 40]
+    adcx rax, r8
+    adox r11, rax
+    mov edx, 0
+    adcx rbx, rdx
+    adox rbx, rdx
+    mov qword ptr [rdi + 120], rbp
+    mov rdx, qword ptr [rsp + 80]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rsp + 0]
+    adox r12, rax
+    mulx r9, rax, qword ptr [rsp + 8]
+    adcx rax, r8
+    adox r13, rax
+    mulx r8, rax, qword ptr [rsp + 16]
+    adcx rax, r9
+    adox r14, rax
+    mulx r9, rax, qword ptr [rsp + 24]
+    adcx rax, r8
+    adox r10, rax
+    mulx r8, rax, qword ptr [rsp + 32]
+    adcx rax, r9
+    adox r11, rax
+    mulx rbp, rax, qword ptr [rsp + 40]
+    adcx rax, r8
+    adox rbx, rax
+    mov edx, 0
+    adcx rbp, rdx
+    adox rbp, rdx
+    mov qword ptr [rdi + 128], r12
+    mov rdx, qword ptr [rsp + 88]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rsp + 0]
+    adox r13, rax
+    mulx r9, rax, qword ptr [rsp + 8]
+    adcx rax, r8
+    adox r14, rax
+    mulx r8, rax, qword ptr [rsp + 16]
+    adcx rax, r9
+    adox r10, rax
+    mulx r9, rax, qword ptr [rsp + 24]
+    adcx rax, r8
+    adox r11, rax
+    mulx r8, rax, qword ptr [rsp + 32]
+    adcx rax, r9
+    adox rbx, rax
+    mulx r12, rax, qword ptr [rsp + 40]
+    adcx rax, r8
+    adox rbp, rax
+    mov edx, 0
+    adcx r12, rdx
+    adox r12, rdx
+    mov qword ptr [rdi + 136], r13
+    mov qword ptr [rdi + 144], r14
+    mov qword ptr [rdi + 152], r10
+    mov qword ptr [rdi + 160], r11
+    mov qword ptr [rdi + 168], rbx
+    mov qword ptr [rdi + 176], rbp
+    mov qword ptr [rdi + 184], r12
+    mov rax, qword ptr [rdi + 96]
+    sub rax, qword ptr [rdi + 0]
+    mov qword ptr [rdi + 96], rax
+    mov rax, qword ptr [rdi + 104]
+    sbb rax, qword ptr [rdi + 8]
+    mov qword ptr [rdi + 104], rax
+    mov rax, qword ptr [rdi + 112]
+    sbb rax, qword ptr [rdi + 16]
+    mov qword ptr [rdi + 112], rax
+    mov rax, qword ptr [rdi + 120]
+    sbb rax, qword ptr [rdi + 24]
+    mov qword ptr [rdi + 120], rax
+    mov rax, qword ptr [rdi + 128]
+    sbb rax, qword ptr [rdi + 32]
+    mov qword ptr [rdi + 128], rax
+    mov rax, qword ptr [rdi + 136]
+    sbb rax, qword ptr [rdi + 40]
+    mov qword ptr [rdi + 136], rax
+    mov rax, qword ptr [rdi + 144]
+    sbb rax, qword ptr [rdi + 48]
+    mov qword ptr [rdi + 144], rax
+    mov rax, qword ptr [rdi + 152]
+    sbb rax, qword ptr [rdi + 56]
+    mov qword ptr [rdi + 152], rax
+    mov rax, qword ptr [rdi + 160]
+    sbb rax, qword ptr [rdi + 64]
+    mov qword ptr [rdi + 160], rax
+    mov rax, qword ptr [rdi + 168]
+    sbb rax, qword ptr [rdi + 72]
+    mov qword ptr [rdi + 168], rax
+    mov rax, qword ptr [rdi + 176]
+    sbb rax, qword ptr [rdi + 80]
+    mov qword ptr [rdi + 176], rax
+    mov rax, qword ptr [rdi + 184]
+    sbb rax, qword ptr [rdi + 88]
+    mov qword ptr [rdi + 184], rax
+    mov rax, qword ptr [rdi + 96]
+    sub rax, qword ptr [rsp + 192]
+    mov qword ptr [rdi + 96], rax
+    mov rax, qword ptr [rdi + 104]
+    sbb rax, qword ptr [rsp + 200]
+    mov qword ptr [rdi + 104], rax
+    mov rax, qword ptr [rdi + 112]
+    sbb rax, qword ptr [rsp + 208]
+    mov qword ptr [rdi + 112], rax
+    mov rax, qword ptr [rdi + 120]
+    sbb rax, qword ptr [rsp + 216]
+    mov qword ptr [rdi + 120], rax
+    mov rax, qword ptr [rdi + 128]
+    sbb rax, qword ptr [rsp + 224]
+    mov qword ptr [rdi + 128], rax
+    mov rax, qword ptr [rdi + 136]
+    sbb rax, qword ptr [rsp + 232]
+    mov qword ptr [rdi + 136], rax
+    mov rax, qword ptr [rdi + 144]
+    sbb rax, qword ptr [rsp + 240]
+    mov qword ptr [rdi + 144], rax
+    mov rax, qword ptr [rdi + 152]
+    sbb rax, qword ptr [rsp + 248]
+    mov qword ptr [rdi + 152], rax
+    mov rax, qword ptr [rdi + 160]
+    sbb rax, qword ptr [rsp + 256]
+    mov qword ptr [rdi + 160], rax
+    mov rax, qword ptr [rdi + 168]
+    sbb rax, qword ptr [rsp + 264]
+    mov qword ptr [rdi + 168], rax
+    mov rax, qword ptr [rdi + 176]
+    sbb rax, qword ptr [rsp + 272]
+    mov qword ptr [rdi + 176], rax
+    mov rax, qword ptr [rdi + 184]
+    sbb rax, qword ptr [rsp + 280]
+    mov qword ptr [rdi + 184], rax
+    mov rax, qword ptr [rdi + 0]
+    sub rax, qword ptr [rsp + 192]
+    mov qword ptr [rdi + 0], rax
+    mov rax, qword ptr [rdi + 8]
+    sbb rax, qword ptr [rsp + 200]
+    mov qword ptr [rdi + 8], rax
+    mov rax, qword ptr [rdi + 16]
+    sbb rax, qword ptr [rsp + 208]
+    mov qword ptr [rdi + 16], rax
+    mov rax, qword ptr [rdi + 24]
+    sbb rax, qword ptr [rsp + 216]
+    mov qword ptr [rdi + 24], rax
+    mov rax, qword ptr [rdi + 32]
+    sbb rax, qword ptr [rsp + 224]
+    mov qword ptr [rdi + 32], rax
+    mov rax, qword ptr [rdi + 40]
+    sbb rax, qword ptr [rsp + 232]
+    mov qword ptr [rdi + 40], rax
+    mov rax, qword ptr [rdi + 48]
+    sbb rax, qword ptr [rsp + 240]
+    mov qword ptr [rdi + 48], rax
+    mov rax, qword ptr [rdi + 56]
+    sbb rax, qword ptr [rsp + 248]
+    mov qword ptr [rdi + 56], rax
+    mov rax, qword ptr [rdi + 64]
+    sbb rax, qword ptr [rsp + 256]
+    mov qword ptr [rdi + 64], rax
+    mov rax, qword ptr [rdi + 72]
+    sbb rax, qword ptr [rsp + 264]
+    mov qword ptr [rdi + 72], rax
+    mov rax, qword ptr [rdi + 80]
+    sbb rax, qword ptr [rsp + 272]
+    mov qword ptr [rdi + 80], rax
+    mov rax, qword ptr [rdi + 88]
+    sbb rax, qword ptr [rsp + 280]
+    mov qword ptr [rdi + 88], rax
+    mov rax, qword ptr [rdi + 0]
+    add rax, qword ptr [rip + c2lab_fp2_consts + 56]
+    mov qword ptr [rdi + 0], rax
+    mov rax, qword ptr [rdi + 8]
+    adc rax, qword ptr [rip + c2lab_fp2_consts + 64]
+    mov qword ptr [rdi + 8], rax
+    mov rax, qword ptr [rdi + 16]
+    adc rax, qword ptr [rip + c2lab_fp2_consts + 72]
+    mov qword ptr [rdi + 16], rax
+    mov rax, qword ptr [rdi + 24]
+    adc rax, qword ptr [rip + c2lab_fp2_consts + 80]
+    mov qword ptr [rdi + 24], rax
+    mov rax, qword ptr [rdi + 32]
+    adc rax, qword ptr [rip + c2lab_fp2_consts + 88]
+    mov qword ptr [rdi + 32], rax
+    mov rax, qword ptr [rdi + 40]
+    adc rax, qword ptr [rip + c2lab_fp2_consts + 96]
+    mov qword ptr [rdi + 40], rax
+    mov rax, qword ptr [rdi + 48]
+    adc rax, qword ptr [rip + c2lab_fp2_consts + 104]
+    mov qword ptr [rdi + 48], rax
+    mov rax, qword ptr [rdi + 56]
+    adc rax, qword ptr [rip + c2lab_fp2_consts + 112]
+    mov qword ptr [rdi + 56], rax
+    mov rax, qword ptr [rdi + 64]
+    adc rax, qword ptr [rip + c2lab_fp2_consts + 120]
+    mov qword ptr [rdi + 64], rax
+    mov rax, qword ptr [rdi + 72]
+    adc rax, qword ptr [rip + c2lab_fp2_consts + 128]
+    mov qword ptr [rdi + 72], rax
+    mov rax, qword ptr [rdi + 80]
+    adc rax, qword ptr [rip + c2lab_fp2_consts + 136]
+    mov qword ptr [rdi + 80], rax
+    mov rax, qword ptr [rdi + 88]
+    adc rax, qword ptr [rip + c2lab_fp2_consts + 144]
+    mov qword ptr [rdi + 88], rax
+    add rsp, 384
+    .cfi_adjust_cfa_offset -384
+    pop r15
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore r15
+    pop r14
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore r14
+    pop r13
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore r13
+    pop r12
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore r12
+    pop rbp
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore rbp
+    pop rbx
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore rbx
+    ret
+.cfi_endproc
+.size c2lab_fp2_mul_wide, .-c2lab_fp2_mul_wide
+
+.globl c2lab_fp2_sqr_wide
+.type c2lab_fp2_sqr_wide,@function
+.p2align 5
+c2lab_fp2_sqr_wide:
+.cfi_startproc
+    push rbx
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset rbx, 0
+    push rbp
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset rbp, 0
+    push r12
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset r12, 0
+    push r13
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset r13, 0
+    push r14
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset r14, 0
+    push r15
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset r15, 0
+    sub rsp, 384
+    .cfi_adjust_cfa_offset 384
+    mov r10, qword ptr [rsi + 0]
+    mov r11, qword ptr [rsi + 8]
+    mov rbx, qword ptr [rsi + 16]
+    mov rbp, qword ptr [rsi + 24]
+    mov r12, qword ptr [rsi + 32]
+    mov r13, qword ptr [rsi + 40]
+    add r10, qword ptr [rsi + 48]
+    adc r11, qword ptr [rsi + 56]
+    adc rbx, qword ptr [rsi + 64]
+    adc rbp, qword ptr [rsi + 72]
+    adc r12, qword ptr [rsi + 80]
+    adc r13, qword ptr [rsi + 88]
+    mov qword ptr [rsp + 0], r10
+    mov qword ptr [rsp + 8], r11
+    mov qword ptr [rsp + 16], rbx
+    mov qword ptr [rsp + 24], rbp
+    mov qword ptr [rsp + 32], r12
+    mov qword ptr [rsp + 40], r13
+    mov r10, qword ptr [rsi + 0]
+    mov r11, qword ptr [rsi + 8]
+    mov rbx, qword ptr [rsi + 16]
+    mov rbp, qword ptr [rsi + 24]
+    mov r12, qword ptr [rsi + 32]
+    mov r13, qword ptr [rsi + 40]
+    add r10, qword ptr [rip + c2lab_fp2_consts + 0]
+    adc r11, qword ptr [rip + c2lab_fp2_consts + 8]
+    adc rbx, qword ptr [rip + c2lab_fp2_consts + 16]
+    adc rbp, qword ptr [rip + c2lab_fp2_consts + 24]
+    adc r12, qword ptr [rip + c2lab_fp2_consts + 32]
+    adc r13, qword ptr [rip + c2lab_fp2_consts + 40]
+    mov qword ptr [rsp + 48], r10
+    mov qword ptr [rsp + 56], r11
+    mov qword ptr [rsp + 64], rbx
+    mov qword ptr [rsp + 72], rbp
+    mov qword ptr [rsp + 80], r12
+    mov qword ptr [rsp + 88], r13
+    mov rax, qword ptr [rsp + 48]
+    sub rax, qword ptr [rsi + 48]
+    mov qword ptr [rsp + 48], rax
+    mov rax, qword ptr [rsp + 56]
+    sbb rax, qword ptr [rsi + 56]
+    mov qword ptr [rsp + 56], rax
+    mov rax, qword ptr [rsp + 64]
+    sbb rax, qword ptr [rsi + 64]
+    mov qword ptr [rsp + 64], rax
+    mov rax, qword ptr [rsp + 72]
+    sbb rax, qword ptr [rsi + 72]
+    mov qword ptr [rsp + 72], rax
+    mov rax, qword ptr [rsp + 80]
+    sbb rax, qword ptr [rsi + 80]
+    mov qword ptr [rsp + 80], rax
+    mov rax, qword ptr [rsp + 88]
+    sbb rax, qword ptr [rsi + 88]
+    mov qword ptr [rsp + 88], rax
+    mov r10, qword ptr [rsi + 0]
+    mov r11, qword ptr [rsi + 8]
+    mov rbx, qword ptr [rsi + 16]
+    mov rbp, qword ptr [rsi + 24]
+    mov r12, qword ptr [rsi + 32]
+    mov r13, qword ptr [rsi + 40]
+    add r10, qword ptr [rsi + 0]
+    adc r11, qword ptr [rsi + 8]
+    adc rbx, qword ptr [rsi + 16]
+    adc rbp, qword ptr [rsi + 24]
+    adc r12, qword ptr [rsi + 32]
+    adc r13, qword ptr [rsi + 40]
+    mov qword ptr [rsp + 96], r10
+    mov qword ptr [rsp + 104], r11
+    mov qword ptr [rsp + 112], rbx
+    mov qword ptr [rsp + 120], rbp
+    mov qword ptr [rsp + 128], r12
+    mov qword ptr [rsp + 136], r13
+    mov rdx, qword ptr [rsi + 48]
+    mulx r11, r10, qword ptr [rsp + 96]
+    mulx rbx, rax, qword ptr [rsp + 104]
+    add r11, rax
+    mulx rbp, rax, qword ptr [rsp + 112]
+    adc rbx, rax
+    mulx r12, rax, qword ptr [rsp + 120]
+    adc rbp, rax
+    mulx r13, rax, qword ptr [rsp + 128]
+    adc r12, rax
+    mulx r14, rax, qword ptr [rsp + 136]
+    adc r13, rax
+    adc r14, 0
+    mov qword ptr [rdi + 96], r10
+    mov rdx, qword ptr [rsi + 56]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rsp + 96]
+    adox r11, rax
+    mulx r9, rax, qword ptr [rsp + 104]
+    adcx rax, r8
+    adox rbx, rax
+    mulx r8, rax, qword ptr [rsp + 112]
+    adcx rax, r9
+    adox rbp, rax
+    mulx r9, rax, qword ptr [rsp + 120]
+    adcx rax, r8
+    adox r12, rax
+    mulx r8, rax, qword ptr [rsp + 128]
+    adcx rax, r9
+    adox r13, rax
+    mulx r10, rax, qword ptr [rsp + 136]
+    adcx rax, r8
+    adox r14, rax
+    mov edx, 0
+    adcx r10, rdx
+    adox r10, rdx
+    mov qword ptr [rdi + 104], r11
+    mov rdx, qword ptr [rsi + 64]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rsp + 96]
+    adox rbx, rax
+    mulx r9, rax, qword ptr [rsp + 104]
+    adcx rax, r8
+    adox rbp, rax
+    mulx r8, rax, qword ptr [rsp + 112]
+    adcx rax, r9
+    adox r12, rax
+    mulx r9, rax, qword ptr [rsp + 120]
+    adcx rax, r8
+    adox r13, rax
+    mulx r8, rax, qword ptr [rsp + 128]
+    adcx rax, r9
+    adox r14, rax
+    mulx r11, rax, qword ptr [rsp + 136]
+    adcx rax, r8
+    adox r10, rax
+    mov edx, 0
+    adcx r11, rdx
+    adox r11, rdx
+    mov qword ptr [rdi + 112], rbx
+    mov rdx, qword ptr [rsi + 72]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rsp + 96]
+    adox rbp, rax
+    mulx r9, rax, qword ptr [rsp + 104]
+    adcx rax, r8
+    adox r12, rax
+    mulx r8, rax, qword ptr [rsp + 112]
+    adcx rax, r9
+    adox r13, rax
+    mulx r9, rax, qword ptr [rsp + 120]
+    adcx rax, r8
+    adox r14, rax
+    mulx r8, rax, qword ptr [rsp + 128]
+    adcx rax, r9
+    adox r10, rax
+    mulx rbx, rax, qword ptr [rsp + 136]
+    adcx rax, r8
+    adox r11, rax
+    mov edx, 0
+    adcx rbx, rdx
+    adox rbx, rdx
+    mov qword ptr [rdi + 120], rbp
+    mov rdx, qword ptr [rsi + 80]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rsp + 96]
+    adox r12, rax
+    mulx r9, rax, qword ptr [rsp + 104]
+    adcx rax, r8
+    adox r13, rax
+    mulx r8, rax, qword ptr [rsp + 112]
+    adcx rax, r9
+    adox r14, rax
+    mulx r9, rax, qword ptr [rsp + 120]
+    adcx rax, r8
+    adox r10, rax
+    mulx r8, rax, qword ptr [rsp + 128]
+    adcx rax, r9
+    adox r11, rax
+    mulx rbp, rax, qword ptr [rsp + 136]
+    adcx rax, r8
+    adox rbx, rax
+    mov edx, 0
+    adcx rbp, rdx
+    adox rbp, rdx
+    mov qword ptr [rdi + 128], r12
+    mov rdx, qword ptr [rsi + 88]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rsp + 96]
+    adox r13, rax
+    mulx r9, rax, qword ptr [rsp + 104]
+    adcx rax, r8
+    adox r14, rax
+    mulx r8, rax, qword ptr [rsp + 112]
+    adcx rax, r9
+    adox r10, rax
+    mulx r9, rax, qword ptr [rsp + 120]
+    adcx rax, r8
+    adox r11, rax
+    mulx r8, rax, qword ptr [rsp + 128]
+    adcx rax, r9
+    adox rbx, rax
+    mulx r12, rax, qword ptr [rsp + 136]
+    adcx rax, r8
+    adox rbp, rax
+    mov edx, 0
+    adcx r12, rdx
+    adox r12, rdx
+    mov qword ptr [rdi + 136], r13
+    mov qword ptr [rdi + 144], r14
+    mov qword ptr [rdi + 152], r10
+    mov qword ptr [rdi + 160], r11
+    mov qword ptr [rdi + 168], rbx
+    mov qword ptr [rdi + 176], rbp
+    mov qword ptr [rdi + 184], r12
+    mov rdx, qword ptr [rsp + 48]
+    mulx r11, r10, qword ptr [rsp + 0]
+    mulx rbx, rax, qword ptr [rsp + 8]
+    add r11, rax
+    mulx rbp, rax, qword ptr [rsp + 16]
+    adc rbx, rax
+    mulx r12, rax, qword ptr [rsp + 24]
+    adc rbp, rax
+    mulx r13, rax, qword ptr [rsp + 32]
+    adc r12, rax
+    mulx r14, rax, qword ptr [rsp + 40]
+    adc r13, rax
+    adc r14, 0
+    mov qword ptr [rdi + 0], r10
+    mov rdx, qword ptr [rsp + 56]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rsp + 0]
+    adox r11, rax
+    mulx r9, rax, qword ptr [rsp + 8]
+    adcx rax, r8
+    adox rbx, rax
+    mulx r8, rax, qword ptr [rsp + 16]
+    adcx rax, r9
+    adox rbp, rax
+    mulx r9, rax, qword ptr [rsp + 24]
+    adcx rax, r8
+    adox r12, rax
+    mulx r8, rax, qword ptr [rsp + 32]
+    adcx rax, r9
+    adox r13, rax
+    mulx r10, rax, qword ptr [rsp + 40]
+    adcx rax, r8
+    adox r14, rax
+    mov edx, 0
+    adcx r10, rdx
+    adox r10, rdx
+    mov qword ptr [rdi + 8], r11
+    mov rdx, qword ptr [rsp + 64]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rsp + 0]
+    adox rbx, rax
+    mulx r9, rax, qword ptr [rsp + 8]
+    adcx rax, r8
+    adox rbp, rax
+    mulx r8, rax, qword ptr [rsp + 16]
+    adcx rax, r9
+    adox r12, rax
+    mulx r9, rax, qword ptr [rsp + 24]
+    adcx rax, r8
+    adox r13, rax
+    mulx r8, rax, qword ptr [rsp + 32]
+    adcx rax, r9
+    adox r14, rax
+    mulx r11, rax, qword ptr [rsp + 40]
+    adcx rax, r8
+    adox r10, rax
+    mov edx, 0
+    adcx r11, rdx
+    adox r11, rdx
+    mov qword ptr [rdi + 16], rbx
+    mov rdx, qword ptr [rsp + 72]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rsp + 0]
+    adox rbp, rax
+    mulx r9, rax, qword ptr [rsp + 8]
+    adcx rax, r8
+    adox r12, rax
+    mulx r8, rax, qword ptr [rsp + 16]
+    adcx rax, r9
+    adox r13, rax
+    mulx r9, rax, qword ptr [rsp + 24]
+    adcx rax, r8
+    adox r14, rax
+    mulx r8, rax, qword ptr [rsp + 32]
+    adcx rax, r9
+    adox r10, rax
+    mulx rbx, rax, qword ptr [rsp + 40]
+    adcx rax, r8
+    adox r11, rax
+    mov edx, 0
+    adcx rbx, rdx
+    adox rbx, rdx
+    mov qword ptr [rdi + 24], rbp
+    mov rdx, qword ptr [rsp + 80]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rsp + 0]
+    adox r12, rax
+    mulx r9, rax, qword ptr [rsp + 8]
+    adcx rax, r8
+    adox r13, rax
+    mulx r8, rax, qword ptr [rsp + 16]
+    adcx rax, r9
+    adox r14, rax
+    mulx r9, rax, qword ptr [rsp + 24]
+    adcx rax, r8
+    adox r10, rax
+    mulx r8, rax, qword ptr [rsp + 32]
+    adcx rax, r9
+    adox r11, rax
+    mulx rbp, rax, qword ptr [rsp + 40]
+    adcx rax, r8
+    adox rbx, rax
+    mov edx, 0
+    adcx rbp, rdx
+    adox rbp, rdx
+    mov qword ptr [rdi + 32], r12
+    mov rdx, qword ptr [rsp + 88]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rsp + 0]
+    adox r13, rax
+    mulx r9, rax, qword ptr [rsp + 8]
+    adcx rax, r8
+    adox r14, rax
+    mulx r8, rax, qword ptr [rsp + 16]
+    adcx rax, r9
+    adox r10, rax
+    mulx r9, rax, qword ptr [rsp + 24]
+    adcx rax, r8
+    adox r11, rax
+    mulx r8, rax, qword ptr [rsp + 32]
+    adcx rax, r9
+    adox rbx, rax
+    mulx r12, rax, qword ptr [rsp + 40]
+    adcx rax, r8
+    adox rbp, rax
+    mov edx, 0
+    adcx r12, rdx
+    adox r12, rdx
+    mov qword ptr [rdi + 40], r13
+    mov qword ptr [rdi + 48], r14
+    mov qword ptr [rdi + 56], r10
+    mov qword ptr [rdi + 64], r11
+    mov qword ptr [rdi + 72], rbx
+    mov qword ptr [rdi + 80], rbp
+    mov qword ptr [rdi + 88], r12
+    add rsp, 384
+    .cfi_adjust_cfa_offset -384
+    pop r15
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore r15
+    pop r14
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore r14
+    pop r13
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore r13
+    pop r12
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore r12
+    pop rbp
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore rbp
+    pop rbx
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore rbx
+    ret
+.cfi_endproc
+.size c2lab_fp2_sqr_wide, .-c2lab_fp2_sqr_wide
+
+.globl c2lab_fp2_redc
+.type c2lab_fp2_redc,@function
+.p2align 5
+c2lab_fp2_redc:
+.cfi_startproc
+    push rbx
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset rbx, 0
+    push rbp
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset rbp, 0
+    push r12
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset r12, 0
+    push r13
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset r13, 0
+    push r14
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset r14, 0
+    push r15
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset r15, 0
+    sub rsp, 0
+    .cfi_adjust_cfa_offset 0
+    mov r10, qword ptr [rsi + 0]
+    mov r11, qword ptr [rsi + 8]
+    mov rbx, qword ptr [rsi + 16]
+    mov rbp, qword ptr [rsi + 24]
+    mov r12, qword ptr [rsi + 32]
+    mov r13, qword ptr [rsi + 40]
+    mov rdx, r10
+    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
+    xor r14d, r14d
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
+    adox r10, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    adcx rax, r8
+    adox r11, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
+    adcx rax, r9
+    adox rbx, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
+    adcx rax, r8
+    adox rbp, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
+    adcx rax, r9
+    adox r12, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
+    adcx rax, r8
+    adox r13, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox r14, r9
+    mov rdx, r11
+    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
+    xor r10d, r10d
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
+    adox r11, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    adcx rax, r8
+    adox rbx, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
+    adcx rax, r9
+    adox rbp, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
+    adcx rax, r8
+    adox r12, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
+    adcx rax, r9
+    adox r13, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
+    adcx rax, r8
+    adox r14, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox r10, r9
+    mov rdx, rbx
+    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
+    xor r11d, r11d
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
+    adox rbx, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    adcx rax, r8
+    adox rbp, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
+    adcx rax, r9
+    adox r12, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
+    adcx rax, r8
+    adox r13, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
+    adcx rax, r9
+    adox r14, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
+    adcx rax, r8
+    adox r10, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox r11, r9
+    mov rdx, rbp
+    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
+    xor rbx, rbx
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
+    adox rbp, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    adcx rax, r8
+    adox r12, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
+    adcx rax, r9
+    adox r13, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
+    adcx rax, r8
+    adox r14, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
+    adcx rax, r9
+    adox r10, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
+    adcx rax, r8
+    adox r11, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox rbx, r9
+    mov rdx, r12
+    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
+    xor rbp, rbp
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
+    adox r12, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    adcx rax, r8
+    adox r13, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
+    adcx rax, r9
+    adox r14, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
+    adcx rax, r8
+    adox r10, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
+    adcx rax, r9
+    adox r11, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
+    adcx rax, r8
+    adox rbx, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox rbp, r9
+    mov rdx, r13
+    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
+    xor r12d, r12d
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
+    adox r13, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    adcx rax, r8
+    adox r14, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
+    adcx rax, r9
+    adox r10, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
+    adcx rax, r8
+    adox r11, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
+    adcx rax, r9
+    adox rbx, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
+    adcx rax, r8
+    adox rbp, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox r12, r9
+    add r14, qword ptr [rsi + 48]
+    adc r10, qword ptr [rsi + 56]
+    adc r11, qword ptr [rsi + 64]
+    adc rbx, qword ptr [rsi + 72]
+    adc rbp, qword ptr [rsi + 80]
+    adc r12, qword ptr [rsi + 88]
+    mov r13, r14
+    sub r13, qword ptr [rip + c2lab_fp2_consts + 0]
+    mov rax, r10
+    sbb rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    mov r8, r11
+    sbb r8, qword ptr [rip + c2lab_fp2_consts + 16]
+    mov r9, rbx
+    sbb r9, qword ptr [rip + c2lab_fp2_consts + 24]
+    mov rdx, rbp
+    sbb rdx, qword ptr [rip + c2lab_fp2_consts + 32]
+    mov r15, r12
+    sbb r15, qword ptr [rip + c2lab_fp2_consts + 40]
+    cmovc r13, r14
+    mov qword ptr [rdi + 0], r13
+    cmovc rax, r10
+    mov qword ptr [rdi + 8], rax
+    cmovc r8, r11
+    mov qword ptr [rdi + 16], r8
+    cmovc r9, rbx
+    mov qword ptr [rdi + 24], r9
+    cmovc rdx, rbp
+    mov qword ptr [rdi + 32], rdx
+    cmovc r15, r12
+    mov qword ptr [rdi + 40], r15
+    mov r10, qword ptr [rsi + 96]
+    mov r11, qword ptr [rsi + 104]
+    mov rbx, qword ptr [rsi + 112]
+    mov rbp, qword ptr [rsi + 120]
+    mov r12, qword ptr [rsi + 128]
+    mov r13, qword ptr [rsi + 136]
+    mov rdx, r10
+    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
+    xor r14d, r14d
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
+    adox r10, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    adcx rax, r8
+    adox r11, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
+    adcx rax, r9
+    adox rbx, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
+    adcx rax, r8
+    adox rbp, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
+    adcx rax, r9
+    adox r12, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
+    adcx rax, r8
+    adox r13, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox r14, r9
+    mov rdx, r11
+    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
+    xor r10d, r10d
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
+    adox r11, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    adcx rax, r8
+    adox rbx, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
+    adcx rax, r9
+    adox rbp, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
+    adcx rax, r8
+    adox r12, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
+    adcx rax, r9
+    adox r13, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
+    adcx rax, r8
+    adox r14, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox r10, r9
+    mov rdx, rbx
+    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
+    xor r11d, r11d
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
+    adox rbx, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    adcx rax, r8
+    adox rbp, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
+    adcx rax, r9
+    adox r12, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
+    adcx rax, r8
+    adox r13, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
+    adcx rax, r9
+    adox r14, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
+    adcx rax, r8
+    adox r10, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox r11, r9
+    mov rdx, rbp
+    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
+    xor rbx, rbx
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
+    adox rbp, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    adcx rax, r8
+    adox r12, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
+    adcx rax, r9
+    adox r13, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
+    adcx rax, r8
+    adox r14, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
+    adcx rax, r9
+    adox r10, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
+    adcx rax, r8
+    adox r11, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox rbx, r9
+    mov rdx, r12
+    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
+    xor rbp, rbp
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
+    adox r12, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    adcx rax, r8
+    adox r13, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
+    adcx rax, r9
+    adox r14, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
+    adcx rax, r8
+    adox r10, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
+    adcx rax, r9
+    adox r11, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
+    adcx rax, r8
+    adox rbx, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox rbp, r9
+    mov rdx, r13
+    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
+    xor r12d, r12d
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
+    adox r13, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    adcx rax, r8
+    adox r14, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
+    adcx rax, r9
+    adox r10, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
+    adcx rax, r8
+    adox r11, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
+    adcx rax, r9
+    adox rbx, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
+    adcx rax, r8
+    adox rbp, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox r12, r9
+    add r14, qword ptr [rsi + 144]
+    adc r10, qword ptr [rsi + 152]
+    adc r11, qword ptr [rsi + 160]
+    adc rbx, qword ptr [rsi + 168]
+    adc rbp, qword ptr [rsi + 176]
+    adc r12, qword ptr [rsi + 184]
+    mov r13, r14
+    sub r13, qword ptr [rip + c2lab_fp2_consts + 0]
+    mov rax, r10
+    sbb rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    mov r8, r11
+    sbb r8, qword ptr [rip + c2lab_fp2_consts + 16]
+    mov r9, rbx
+    sbb r9, qword ptr [rip + c2lab_fp2_consts + 24]
+    mov rdx, rbp
+    sbb rdx, qword ptr [rip + c2lab_fp2_consts + 32]
+    mov r15, r12
+    sbb r15, qword ptr [rip + c2lab_fp2_consts + 40]
+    cmovc r13, r14
+    mov qword ptr [rdi + 48], r13
+    cmovc rax, r10
+    mov qword ptr [rdi + 56], rax
+    cmovc r8, r11
+    mov qword ptr [rdi + 64], r8
+    cmovc r9, rbx
+    mov qword ptr [rdi + 72], r9
+    cmovc rdx, rbp
+    mov qword ptr [rdi + 80], rdx
+    cmovc r15, r12
+    mov qword ptr [rdi + 88], r15
+    add rsp, 0
+    .cfi_adjust_cfa_offset -0
+    pop r15
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore r15
+    pop r14
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore r14
+    pop r13
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore r13
+    pop r12
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore r12
+    pop rbp
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore rbp
+    pop rbx
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore rbx
+    ret
+.cfi_endproc
+.size c2lab_fp2_redc, .-c2lab_fp2_redc
+
 .section .rodata
 .p2align 6
 c2lab_fp2_consts:  # p (6 limbs), -p^-1 mod 2^64, p^2 (12 limbs)

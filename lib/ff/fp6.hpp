@@ -1,7 +1,7 @@
 // Fp6 = Fp2[v] / (v^3 - xi), xi = 1 + u. Costs in Fp2 multiplications (M2).
 #pragma once
 
-#include "ff/fp2.hpp"
+#include "ff/fp2_wide.hpp"
 
 namespace c2lab::ff {
 
@@ -46,13 +46,15 @@ struct fp6 {
     // result costs a copy through the stack that stalls store-to-load forwarding (see
     // mod_add_into in mont_mul.hpp).
 
-    // Karatsuba over three coefficients: 6M2.
-    friend constexpr fp6 operator*(const fp6& a, const fp6& b) noexcept {
-        const fp2 aa = a.c0 * b.c0, bb = a.c1 * b.c1, cc = a.c2 * b.c2;
-        return {((a.c1 + a.c2) * (b.c1 + b.c2) - bb - cc).mul_by_nonresidue() + aa,
-                (a.c0 + a.c1) * (b.c0 + b.c1) - aa - bb + cc.mul_by_nonresidue(),
-                (a.c0 + a.c2) * (b.c0 + b.c2) - aa - cc + bb};
-    }
+    // Karatsuba over three coefficients with lazy reduction: 6 wide Fp2 products, 3 Fp2
+    // reductions (6 reduced products would take 6 reductions).
+    struct wide;
+    static constexpr wide mul_wide(const fp6& a, const fp6& b) noexcept;
+    // a * (b0 + b1 v) and a * (b1 v), unreduced: 5 and 3 wide Fp2 products.
+    constexpr wide mul_by_01_wide(const fp2& b0, const fp2& b1) const noexcept;
+    constexpr wide mul_by_1_wide(const fp2& b1) const noexcept;
+
+    friend constexpr fp6 operator*(const fp6& a, const fp6& b) noexcept;
     constexpr fp6& operator*=(const fp6& b) noexcept { return *this = *this * b; }
     constexpr fp6 operator*(const fp2& s) const noexcept { return {c0 * s, c1 * s, c2 * s}; }
 
@@ -67,15 +69,9 @@ struct fp6 {
     constexpr fp6 mul_by_nonresidue() const noexcept { return {c2.mul_by_nonresidue(), c0, c1}; }
 
     // a * (b1 v): 3M2.
-    constexpr fp6 mul_by_1(const fp2& b1) const noexcept {
-        return {(c2 * b1).mul_by_nonresidue(), c0 * b1, c1 * b1};
-    }
+    constexpr fp6 mul_by_1(const fp2& b1) const noexcept;
     // a * (b0 + b1 v): 5M2.
-    constexpr fp6 mul_by_01(const fp2& b0, const fp2& b1) const noexcept {
-        const fp2 aa = c0 * b0, bb = c1 * b1;
-        return {((c1 + c2) * b1 - bb).mul_by_nonresidue() + aa, (c0 + c1) * (b0 + b1) - aa - bb,
-                (c0 + c2) * b0 - aa + bb};
-    }
+    constexpr fp6 mul_by_01(const fp2& b0, const fp2& b1) const noexcept;
 
     template <size_t M>
     constexpr fp6 pow(const limbs<M>& e) const noexcept {
@@ -94,5 +90,45 @@ struct fp6 {
         return {c0.frobenius(), c1.frobenius() * frobenius_v, c2.frobenius() * frobenius_v2};
     }
 };
+
+// An unreduced Fp6 element: three wide Fp2 coefficients (fp2_wide.hpp).
+struct fp6::wide {
+    fp2_wide c0, c1, c2;
+
+    constexpr fp6 reduce() const noexcept { return {c0.reduce(), c1.reduce(), c2.reduce()}; }
+    friend constexpr wide operator+(const wide& a, const wide& b) noexcept {
+        return {a.c0 + b.c0, a.c1 + b.c1, a.c2 + b.c2};
+    }
+    friend constexpr wide operator-(const wide& a, const wide& b) noexcept {
+        return {a.c0 - b.c0, a.c1 - b.c1, a.c2 - b.c2};
+    }
+};
+
+constexpr fp6::wide fp6::mul_wide(const fp6& a, const fp6& b) noexcept {
+    using w = fp2_wide;
+    const w aa = w::product(a.c0, b.c0), bb = w::product(a.c1, b.c1), cc = w::product(a.c2, b.c2);
+    return {(w::product(a.c1 + a.c2, b.c1 + b.c2) - bb - cc).mul_by_nonresidue() + aa,
+            w::product(a.c0 + a.c1, b.c0 + b.c1) - aa - bb + cc.mul_by_nonresidue(),
+            w::product(a.c0 + a.c2, b.c0 + b.c2) - aa - cc + bb};
+}
+
+constexpr fp6 operator*(const fp6& a, const fp6& b) noexcept { return fp6::mul_wide(a, b).reduce(); }
+
+constexpr fp6::wide fp6::mul_by_01_wide(const fp2& b0, const fp2& b1) const noexcept {
+    using w = fp2_wide;
+    const w aa = w::product(c0, b0), bb = w::product(c1, b1);
+    // (c1 + c2) b1 - c1 b1 = c2 b1 and (c0 + c2) b0 - c0 b0 = c2 b0: direct products, no
+    // Karatsuba terms where b2 = 0 (as blst's mul_by_xy00z0_fp6x2)
+    return {w::product(c2, b1).mul_by_nonresidue() + aa, w::product(c0 + c1, b0 + b1) - aa - bb,
+            w::product(c2, b0) + bb};
+}
+
+constexpr fp6::wide fp6::mul_by_1_wide(const fp2& b1) const noexcept {
+    using w = fp2_wide;
+    return {w::product(c2, b1).mul_by_nonresidue(), w::product(c0, b1), w::product(c1, b1)};
+}
+
+constexpr fp6 fp6::mul_by_1(const fp2& b1) const noexcept { return mul_by_1_wide(b1).reduce(); }
+constexpr fp6 fp6::mul_by_01(const fp2& b0, const fp2& b1) const noexcept { return mul_by_01_wide(b0, b1).reduce(); }
 
 }  // namespace c2lab::ff

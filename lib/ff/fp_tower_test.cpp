@@ -2,10 +2,12 @@
 // plain exponentiation by p, sparse and cyclotomic fast paths against the generic ones.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <vector>
 
 #include "core/cpu.hpp"
 #include "ff/fp12.hpp"
+#include "ff/fp2_wide.hpp"
 
 namespace c2lab::ff {
 namespace {
@@ -78,6 +80,123 @@ TEST(fp2, assembly_product_and_square_match_the_reference) {
     EXPECT_EQ(a, want);
     c2lab_fp2_sqr(b.limb_data(), b.limb_data());
     EXPECT_EQ(b, xs[9].square_complex());
+}
+
+// Fp edge values and Fp2 elements built from them, with random ones.
+std::vector<fp2> fp2_samples(uint64_t seed, int random_count) {
+    std::vector<fp> edges = {fp::zero(), fp::one(), -fp::one(), -fp::from_u64(2), fp::from_u64(2),
+                             fp::from_canonical(fp::p_minus_1_over_2), fp::from_mont(fp::p_minus_1),
+                             fp::from_mont(fp::repr{1, 0, 0, 0, 0, 0})};
+    std::vector<fp2> xs;
+    for (const fp& a : edges)
+        for (const fp& b : edges) xs.push_back({a, b});
+    rng g(seed);
+    for (int i = 0; i < random_count; ++i) xs.push_back(fp2::random(g));
+    return xs;
+}
+
+// A wide value is in range when it is below p 2^384: its high half is below p.
+bool in_wide_range(const fp_wide& x) { return less_than(high_half(x), fp::modulus); }
+
+// The largest wide values, p 2^384 - 1 and its neighbours, and small ones.
+std::vector<fp_wide> wide_edges() {
+    fp_wide top{};
+    for (size_t i = 0; i < 6; ++i) top[i] = ~uint64_t{0};
+    set_high_half(top, fp::p_minus_1);  // p 2^384 - 1
+    fp_wide top2 = top;
+    top2[0] -= 1;
+    return {fp_wide{}, fp_wide{1}, top, top2, p_squared};
+}
+
+TEST(fp2_wide, reduction_of_products_and_sums_is_the_field_arithmetic) {
+    auto xs = fp2_samples(21, 300);
+    for (size_t i = 0; i < xs.size(); ++i) {
+        const fp2& a = xs[i];
+        const fp2& b = xs[(i * 7 + 3) % xs.size()];
+        const fp2& c = xs[(i * 5 + 1) % xs.size()];
+        const fp2& d = xs[(i * 3 + 2) % xs.size()];
+        const fp2_wide ab = fp2_wide::product(a, b), cd = fp2_wide::product(c, d);
+        ASSERT_TRUE(in_wide_range(ab.c0) && in_wide_range(ab.c1)) << i;
+        ASSERT_EQ(ab.reduce(), fp2::mul_karatsuba(a, b)) << i;
+        ASSERT_EQ(fp2_wide::square(a).reduce(), a.square_complex()) << i;
+        ASSERT_EQ((ab + cd).reduce(), fp2::mul_karatsuba(a, b) + fp2::mul_karatsuba(c, d)) << i;
+        ASSERT_EQ((ab - cd).reduce(), fp2::mul_karatsuba(a, b) - fp2::mul_karatsuba(c, d)) << i;
+        ASSERT_EQ(ab.mul_by_nonresidue().reduce(), fp2::mul_karatsuba(a, b).mul_by_nonresidue()) << i;
+        // a long chain stays in range and keeps its value
+        fp2_wide acc = ab;
+        fp2 want = fp2::mul_karatsuba(a, b);
+        for (int k = 0; k < 8; ++k) {
+            acc = (acc + acc - cd).mul_by_nonresidue();
+            want = (want + want - fp2::mul_karatsuba(c, d)).mul_by_nonresidue();
+        }
+        ASSERT_TRUE(in_wide_range(acc.c0) && in_wide_range(acc.c1)) << i;
+        ASSERT_EQ(acc.reduce(), want) << i;
+    }
+}
+
+TEST(fp2_wide, assembly_matches_portable_limb_for_limb) {
+    if (!cpu::use_adx_asm) GTEST_SKIP() << "no mulx/adcx/adox path on this build or CPU";
+    auto xs = fp2_samples(22, 1000);
+    for (size_t i = 0; i < xs.size(); ++i) {
+        const fp2& a = xs[i];
+        const fp2& b = xs[(i * 7 + 3) % xs.size()];
+        const fp2_wide p = fp2_wide::product(a, b);
+        ASSERT_EQ(p, fp2_wide::product_portable(a, b)) << i;
+        ASSERT_EQ(fp2_wide::square(a), fp2_wide::square_portable(a)) << i;
+        const fp2 r = p.reduce();
+        ASSERT_EQ(r.c0.mont, redc_portable(p.c0)) << i;
+        ASSERT_EQ(r.c1.mont, redc_portable(p.c1)) << i;
+    }
+    // Sums and differences at the ends of the range [0, p 2^384), with aliasing.
+    auto edges = wide_edges();
+    rng g(23);
+    for (int i = 0; i < 200; ++i) {
+        fp2_wide w = fp2_wide::product(fp2::random(g), fp2::random(g));
+        edges.push_back(w.c0);
+        edges.push_back(w.c1);
+    }
+    for (const fp_wide& x : edges)
+        for (const fp_wide& y : edges) {
+            const fp2_wide u{x, y}, v{y, x};
+            const fp2_wide s = u + v, d = u - v, n = u.mul_by_nonresidue();
+            ASSERT_EQ(s.c0, wide_add_portable(x, y));
+            ASSERT_EQ(d.c0, wide_sub_portable(x, y));
+            ASSERT_EQ(d.c1, wide_sub_portable(y, x));
+            ASSERT_EQ(n.c0, wide_sub_portable(x, y));
+            ASSERT_EQ(n.c1, wide_add_portable(x, y));
+            ASSERT_TRUE(in_wide_range(s.c0) && in_wide_range(d.c0) && in_wide_range(d.c1));
+            ASSERT_EQ(redc_portable(s.c0), (fp::from_mont(redc_portable(x)) + fp::from_mont(redc_portable(y))).mont);
+            ASSERT_EQ(redc_portable(d.c0), (fp::from_mont(redc_portable(x)) - fp::from_mont(redc_portable(y))).mont);
+            fp_wide r = x;
+            detail::wide_add_12_to(r.data(), r.data(), y.data(), fp::modulus.data());
+            ASSERT_EQ(r, wide_add_portable(x, y));
+            r = y;
+            detail::wide_sub_12_to(r.data(), x.data(), r.data(), fp::modulus.data());
+            ASSERT_EQ(r, wide_sub_portable(x, y));
+        }
+    // The reduction may write over its input.
+    fp2_wide w = fp2_wide::product(xs[3], xs[4]);
+    fp2 want = w.reduce();
+    c2lab_fp2_redc(w.c0.data(), w.c0.data());
+    EXPECT_EQ(0, std::memcmp(w.c0.data(), want.limb_data(), sizeof want));
+}
+
+TEST(fp6, lazy_product_matches_schoolbook) {
+    rng g(24);
+    for (int i = 0; i < 200; ++i) {
+        fp6 a = fp6::random(g), b = fp6::random(g);
+        if (i == 0) a = {-fp2::one(), -fp2::one(), -fp2::one()};
+        if (i == 1) b = {-fp2::one(), fp2::zero(), -fp2::one()};
+        auto m = fp2::mul_karatsuba;
+        fp6 want{m(a.c0, b.c0) + (m(a.c1, b.c2) + m(a.c2, b.c1)).mul_by_nonresidue(),
+                 m(a.c0, b.c1) + m(a.c1, b.c0) + m(a.c2, b.c2).mul_by_nonresidue(),
+                 m(a.c0, b.c2) + m(a.c1, b.c1) + m(a.c2, b.c0)};
+        ASSERT_EQ(a * b, want) << i;
+        ASSERT_EQ(a.square(), want = a * a) << i;
+        fp12 x{a, b}, y{b, a};
+        fp12 want12{x.c0 * y.c0 + (x.c1 * y.c1).mul_by_nonresidue(), x.c0 * y.c1 + x.c1 * y.c0};
+        ASSERT_EQ(x * y, want12) << i;
+    }
 }
 
 TEST(fp2, sqrt_round_trips_and_legendre) {

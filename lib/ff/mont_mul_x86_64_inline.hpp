@@ -293,7 +293,7 @@ inline std::array<uint64_t, 6> mod_sub_6_inline(const uint64_t* a, const uint64_
     return r;
 }
 
-inline void mod_add_6_to(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p) noexcept {
+[[gnu::always_inline]] inline void mod_add_6_to(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p) noexcept {
     uint64_t s0, s1, s2, s3, s4, s5, m, x;
     __asm__ volatile(  // volatile: its only effect is the store (the outputs are scratch)
         "movq 0(%[a]), %[s0]\n\t"
@@ -338,7 +338,7 @@ inline void mod_add_6_to(uint64_t* r, const uint64_t* a, const uint64_t* b, cons
         : "cc", "memory");
 }
 
-inline void mod_sub_6_to(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p) noexcept {
+[[gnu::always_inline]] inline void mod_sub_6_to(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p) noexcept {
     uint64_t s0, s1, s2, s3, s4, s5, m, x;
     __asm__ volatile(  // volatile: its only effect is the store (the outputs are scratch)
         "movq 0(%[a]), %[s0]\n\t"
@@ -373,6 +373,129 @@ inline void mod_sub_6_to(uint64_t* r, const uint64_t* a, const uint64_t* b, cons
         "movq %[s4], 32(%[r])\n\t"
         "movq %[s5], 40(%[r])\n\t"
         : [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3), [s4] "=&r"(s4), [s5] "=&r"(s5), [m] "=&r"(m), [x] "=&r"(x)
+        : [r] "r"(r), [a] "r"(a), [b] "r"(b), [p] "r"(p)
+        : "cc", "memory");
+}
+
+// (a + b) and (a - b) modulo p 2^384 for 768-bit a, b < p 2^384 (the lazy tower's
+// unreduced products); the asm stores r, which may alias a or b. Need BMI2 (pdep).
+
+[[gnu::always_inline]] inline void wide_add_12_to(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p) noexcept {
+    uint64_t s0, s1, s2, s3, s4, s5, t, m, x;
+    __asm__ volatile(
+        "movq 0(%[a]), %[t]\n\t"
+        "addq 0(%[b]), %[t]\n\t"
+        "movq %[t], 0(%[r])\n\t"
+        "movq 8(%[a]), %[t]\n\t"
+        "adcq 8(%[b]), %[t]\n\t"
+        "movq %[t], 8(%[r])\n\t"
+        "movq 16(%[a]), %[t]\n\t"
+        "adcq 16(%[b]), %[t]\n\t"
+        "movq %[t], 16(%[r])\n\t"
+        "movq 24(%[a]), %[t]\n\t"
+        "adcq 24(%[b]), %[t]\n\t"
+        "movq %[t], 24(%[r])\n\t"
+        "movq 32(%[a]), %[t]\n\t"
+        "adcq 32(%[b]), %[t]\n\t"
+        "movq %[t], 32(%[r])\n\t"
+        "movq 40(%[a]), %[t]\n\t"
+        "adcq 40(%[b]), %[t]\n\t"
+        "movq %[t], 40(%[r])\n\t"
+        "movq 48(%[a]), %[s0]\n\t"
+        "movq 56(%[a]), %[s1]\n\t"
+        "movq 64(%[a]), %[s2]\n\t"
+        "movq 72(%[a]), %[s3]\n\t"
+        "movq 80(%[a]), %[s4]\n\t"
+        "movq 88(%[a]), %[s5]\n\t"
+        "adcq 48(%[b]), %[s0]\n\t"
+        "adcq 56(%[b]), %[s1]\n\t"
+        "adcq 64(%[b]), %[s2]\n\t"
+        "adcq 72(%[b]), %[s3]\n\t"
+        "adcq 80(%[b]), %[s4]\n\t"
+        "adcq 88(%[b]), %[s5]\n\t"
+        "subq 0(%[p]), %[s0]\n\t"
+        "sbbq 8(%[p]), %[s1]\n\t"
+        "sbbq 16(%[p]), %[s2]\n\t"
+        "sbbq 24(%[p]), %[s3]\n\t"
+        "sbbq 32(%[p]), %[s4]\n\t"
+        "sbbq 40(%[p]), %[s5]\n\t"
+        "sbbq %[m], %[m]\n\t"
+        "pdepq 0(%[p]), %[m], %[x]\n\t"
+        "addq %[x], %[s0]\n\t"
+        "pdepq 8(%[p]), %[m], %[x]\n\t"
+        "adcq %[x], %[s1]\n\t"
+        "pdepq 16(%[p]), %[m], %[x]\n\t"
+        "adcq %[x], %[s2]\n\t"
+        "pdepq 24(%[p]), %[m], %[x]\n\t"
+        "adcq %[x], %[s3]\n\t"
+        "pdepq 32(%[p]), %[m], %[x]\n\t"
+        "adcq %[x], %[s4]\n\t"
+        "pdepq 40(%[p]), %[m], %[x]\n\t"
+        "adcq %[x], %[s5]\n\t"
+        "movq %[s0], 48(%[r])\n\t"
+        "movq %[s1], 56(%[r])\n\t"
+        "movq %[s2], 64(%[r])\n\t"
+        "movq %[s3], 72(%[r])\n\t"
+        "movq %[s4], 80(%[r])\n\t"
+        "movq %[s5], 88(%[r])\n\t"
+        : [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3), [s4] "=&r"(s4), [s5] "=&r"(s5), [t] "=&r"(t), [m] "=&r"(m), [x] "=&r"(x)
+        : [r] "r"(r), [a] "r"(a), [b] "r"(b), [p] "r"(p)
+        : "cc", "memory");
+}
+
+[[gnu::always_inline]] inline void wide_sub_12_to(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p) noexcept {
+    uint64_t s0, s1, s2, s3, s4, s5, t, m, x;
+    __asm__ volatile(
+        "movq 0(%[a]), %[t]\n\t"
+        "subq 0(%[b]), %[t]\n\t"
+        "movq %[t], 0(%[r])\n\t"
+        "movq 8(%[a]), %[t]\n\t"
+        "sbbq 8(%[b]), %[t]\n\t"
+        "movq %[t], 8(%[r])\n\t"
+        "movq 16(%[a]), %[t]\n\t"
+        "sbbq 16(%[b]), %[t]\n\t"
+        "movq %[t], 16(%[r])\n\t"
+        "movq 24(%[a]), %[t]\n\t"
+        "sbbq 24(%[b]), %[t]\n\t"
+        "movq %[t], 24(%[r])\n\t"
+        "movq 32(%[a]), %[t]\n\t"
+        "sbbq 32(%[b]), %[t]\n\t"
+        "movq %[t], 32(%[r])\n\t"
+        "movq 40(%[a]), %[t]\n\t"
+        "sbbq 40(%[b]), %[t]\n\t"
+        "movq %[t], 40(%[r])\n\t"
+        "movq 48(%[a]), %[s0]\n\t"
+        "movq 56(%[a]), %[s1]\n\t"
+        "movq 64(%[a]), %[s2]\n\t"
+        "movq 72(%[a]), %[s3]\n\t"
+        "movq 80(%[a]), %[s4]\n\t"
+        "movq 88(%[a]), %[s5]\n\t"
+        "sbbq 48(%[b]), %[s0]\n\t"
+        "sbbq 56(%[b]), %[s1]\n\t"
+        "sbbq 64(%[b]), %[s2]\n\t"
+        "sbbq 72(%[b]), %[s3]\n\t"
+        "sbbq 80(%[b]), %[s4]\n\t"
+        "sbbq 88(%[b]), %[s5]\n\t"
+        "sbbq %[m], %[m]\n\t"
+        "pdepq 0(%[p]), %[m], %[x]\n\t"
+        "addq %[x], %[s0]\n\t"
+        "pdepq 8(%[p]), %[m], %[x]\n\t"
+        "adcq %[x], %[s1]\n\t"
+        "pdepq 16(%[p]), %[m], %[x]\n\t"
+        "adcq %[x], %[s2]\n\t"
+        "pdepq 24(%[p]), %[m], %[x]\n\t"
+        "adcq %[x], %[s3]\n\t"
+        "pdepq 32(%[p]), %[m], %[x]\n\t"
+        "adcq %[x], %[s4]\n\t"
+        "pdepq 40(%[p]), %[m], %[x]\n\t"
+        "adcq %[x], %[s5]\n\t"
+        "movq %[s0], 48(%[r])\n\t"
+        "movq %[s1], 56(%[r])\n\t"
+        "movq %[s2], 64(%[r])\n\t"
+        "movq %[s3], 72(%[r])\n\t"
+        "movq %[s4], 80(%[r])\n\t"
+        "movq %[s5], 88(%[r])\n\t"
+        : [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3), [s4] "=&r"(s4), [s5] "=&r"(s5), [t] "=&r"(t), [m] "=&r"(m), [x] "=&r"(x)
         : [r] "r"(r), [a] "r"(a), [b] "r"(b), [p] "r"(p)
         : "cc", "memory");
 }
