@@ -185,7 +185,7 @@ struct fp2_wide {
     }
 
 private:
-    static constexpr void add_into(fp_wide& r, const fp_wide& a, const fp_wide& b) noexcept {
+    [[gnu::always_inline]] static constexpr void add_into(fp_wide& r, const fp_wide& a, const fp_wide& b) noexcept {
 #if defined(C2LAB_HAVE_X86_ASM) && defined(__BMI2__)
         if (!std::is_constant_evaluated()) {
             detail::wide_add_12_to(r.data(), a.data(), b.data(), fp::modulus.data());
@@ -194,7 +194,7 @@ private:
 #endif
         r = wide_add_portable(a, b);
     }
-    static constexpr void sub_into(fp_wide& r, const fp_wide& a, const fp_wide& b) noexcept {
+    [[gnu::always_inline]] static constexpr void sub_into(fp_wide& r, const fp_wide& a, const fp_wide& b) noexcept {
 #if defined(C2LAB_HAVE_X86_ASM) && defined(__BMI2__)
         if (!std::is_constant_evaluated()) {
             detail::wide_sub_12_to(r.data(), a.data(), b.data(), fp::modulus.data());

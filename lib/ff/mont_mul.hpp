@@ -107,7 +107,7 @@ constexpr limbs<N> mod_sub(const limbs<N>& a, const limbs<N>& b, const limbs<N>&
 // stores stall store-to-load forwarding (bench_ff / the blst side-by-side: an Fp2 sum took
 // 34 ns against blst's 8 ns on the 2-core AMD EPYC).
 template <size_t N>
-constexpr void mod_add_into(limbs<N>& r, const limbs<N>& a, const limbs<N>& b, const limbs<N>& p) noexcept {
+[[gnu::always_inline]] constexpr void mod_add_into(limbs<N>& r, const limbs<N>& a, const limbs<N>& b, const limbs<N>& p) noexcept {
 #if defined(C2LAB_HAVE_X86_ASM) && defined(__BMI2__)
     if constexpr (N == 6) {
         if (!std::is_constant_evaluated()) {
@@ -120,7 +120,7 @@ constexpr void mod_add_into(limbs<N>& r, const limbs<N>& a, const limbs<N>& b, c
 }
 
 template <size_t N>
-constexpr void mod_sub_into(limbs<N>& r, const limbs<N>& a, const limbs<N>& b, const limbs<N>& p) noexcept {
+[[gnu::always_inline]] constexpr void mod_sub_into(limbs<N>& r, const limbs<N>& a, const limbs<N>& b, const limbs<N>& p) noexcept {
 #if defined(C2LAB_HAVE_X86_ASM) && defined(__BMI2__)
     if constexpr (N == 6) {
         if (!std::is_constant_evaluated()) {
