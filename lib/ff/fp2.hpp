@@ -35,10 +35,22 @@ struct fp2 {
     constexpr bool is_one() const noexcept { return c0.is_one() && c1.is_zero(); }
     friend constexpr bool operator==(const fp2&, const fp2&) noexcept = default;
 
-    friend constexpr fp2 operator+(const fp2& a, const fp2& b) noexcept { return {a.c0 + b.c0, a.c1 + b.c1}; }
-    friend constexpr fp2 operator-(const fp2& a, const fp2& b) noexcept { return {a.c0 - b.c0, a.c1 - b.c1}; }
-    constexpr fp2 operator-() const noexcept { return {-c0, -c1}; }
-    constexpr fp2 dbl() const noexcept { return {c0.dbl(), c1.dbl()}; }
+    // Sums are written in place by the asm (mod_add_into): inside the tower and curve formulas
+    // a six-register result handed back to the compiler gets copied through the stack.
+    friend constexpr fp2 operator+(const fp2& a, const fp2& b) noexcept {
+        fp2 r{fp(uninit), fp(uninit)};
+        mod_add_into(r.c0.mont, a.c0.mont, b.c0.mont, fp::modulus);
+        mod_add_into(r.c1.mont, a.c1.mont, b.c1.mont, fp::modulus);
+        return r;
+    }
+    friend constexpr fp2 operator-(const fp2& a, const fp2& b) noexcept {
+        fp2 r{fp(uninit), fp(uninit)};
+        mod_sub_into(r.c0.mont, a.c0.mont, b.c0.mont, fp::modulus);
+        mod_sub_into(r.c1.mont, a.c1.mont, b.c1.mont, fp::modulus);
+        return r;
+    }
+    constexpr fp2 operator-() const noexcept { return zero() - *this; }
+    constexpr fp2 dbl() const noexcept { return *this + *this; }
 
     // The reference product, Karatsuba over Fp: 3M.
     static constexpr fp2 mul_karatsuba(const fp2& a, const fp2& b) noexcept {
@@ -85,7 +97,12 @@ struct fp2 {
     const uint64_t* limb_data() const noexcept { return reinterpret_cast<const uint64_t*>(this); }
 
     // Multiply by the sextic non-residue xi = 1 + u: 0M.
-    constexpr fp2 mul_by_nonresidue() const noexcept { return {c0 - c1, c0 + c1}; }
+    constexpr fp2 mul_by_nonresidue() const noexcept {
+        fp2 r{fp(uninit), fp(uninit)};
+        mod_sub_into(r.c0.mont, c0.mont, c1.mont, fp::modulus);
+        mod_add_into(r.c1.mont, c0.mont, c1.mont, fp::modulus);
+        return r;
+    }
 
     constexpr fp2 conjugate() const noexcept { return {c0, -c1}; }
     constexpr fp2 frobenius() const noexcept { return conjugate(); }  // a^p

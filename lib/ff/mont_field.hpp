@@ -149,14 +149,10 @@ public:
     // Each result is one named object built in place (the caller's, by NRVO); see
     // mod_add_into in mont_mul.hpp for why the 6-limb paths store from the asm.
     friend constexpr mont_field operator+(const mont_field& a, const mont_field& b) noexcept {
-        mont_field r(uninit);
-        mod_add_into(r.mont, a.mont, b.mont, modulus);
-        return r;
+        return from_mont(mod_add(a.mont, b.mont, modulus));
     }
     friend constexpr mont_field operator-(const mont_field& a, const mont_field& b) noexcept {
-        mont_field r(uninit);
-        mod_sub_into(r.mont, a.mont, b.mont, modulus);
-        return r;
+        return from_mont(mod_sub(a.mont, b.mont, modulus));
     }
     // 0 - a: p - a for a != 0, and 0 for 0.
     constexpr mont_field operator-() const noexcept {
