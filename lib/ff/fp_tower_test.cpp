@@ -54,16 +54,22 @@ TEST(fp2, u_squared_is_minus_one_and_nonresidue) {
     }
 }
 
-TEST(fp2, assembly_product_and_square_match_the_reference) {
-    if (!cpu::use_adx_asm) GTEST_SKIP() << "no mulx/adcx/adox path on this build or CPU";
+// Fp edge values and Fp2 elements built from them, with random ones.
+std::vector<fp2> fp2_samples(uint64_t seed, int random_count) {
     std::vector<fp> edges = {fp::zero(), fp::one(), -fp::one(), -fp::from_u64(2), fp::from_u64(2),
                              fp::from_canonical(fp::p_minus_1_over_2), fp::from_mont(fp::p_minus_1),
                              fp::from_mont(fp::repr{1, 0, 0, 0, 0, 0})};
     std::vector<fp2> xs;
     for (const fp& a : edges)
         for (const fp& b : edges) xs.push_back({a, b});
-    rng g(18);
-    for (int i = 0; i < 2000; ++i) xs.push_back(fp2::random(g));
+    rng g(seed);
+    for (int i = 0; i < random_count; ++i) xs.push_back(fp2::random(g));
+    return xs;
+}
+
+TEST(fp2, assembly_product_and_square_match_the_reference) {
+    if (!cpu::use_adx_asm) GTEST_SKIP() << "no mulx/adcx/adox path on this build or CPU";
+    auto xs = fp2_samples(18, 2000);
     for (size_t i = 0; i < xs.size(); ++i) {
         const fp2& a = xs[i];
         const fp2& b = xs[(i * 7 + 3) % xs.size()];
@@ -80,19 +86,6 @@ TEST(fp2, assembly_product_and_square_match_the_reference) {
     EXPECT_EQ(a, want);
     c2lab_fp2_sqr(b.limb_data(), b.limb_data());
     EXPECT_EQ(b, xs[9].square_complex());
-}
-
-// Fp edge values and Fp2 elements built from them, with random ones.
-std::vector<fp2> fp2_samples(uint64_t seed, int random_count) {
-    std::vector<fp> edges = {fp::zero(), fp::one(), -fp::one(), -fp::from_u64(2), fp::from_u64(2),
-                             fp::from_canonical(fp::p_minus_1_over_2), fp::from_mont(fp::p_minus_1),
-                             fp::from_mont(fp::repr{1, 0, 0, 0, 0, 0})};
-    std::vector<fp2> xs;
-    for (const fp& a : edges)
-        for (const fp& b : edges) xs.push_back({a, b});
-    rng g(seed);
-    for (int i = 0; i < random_count; ++i) xs.push_back(fp2::random(g));
-    return xs;
 }
 
 // A wide value is in range when it is below p 2^384: its high half is below p.
