@@ -37,7 +37,7 @@ inline constexpr bool has_asm_mul =
 
 // The assembly path alone (callers must check cpu::use_adx_asm or the CPU features).
 template <size_t N>
-[[gnu::always_inline]] inline limbs<N> mont_mul_asm(const limbs<N>& a, const limbs<N>& b, const limbs<N>& p, uint64_t n0) noexcept {
+inline limbs<N> mont_mul_asm(const limbs<N>& a, const limbs<N>& b, const limbs<N>& p, uint64_t n0) noexcept {
     limbs<N> r;
 #if defined(C2LAB_HAVE_X86_ASM)
     // 4 limbs inline with the result in registers: bench_ff ff/fr_mul went from 25.6 ns (out
@@ -52,7 +52,7 @@ template <size_t N>
 }
 
 template <size_t N>
-[[gnu::always_inline]] constexpr limbs<N> mont_mul(const limbs<N>& a, const limbs<N>& b, const limbs<N>& p, uint64_t n0) noexcept {
+constexpr limbs<N> mont_mul(const limbs<N>& a, const limbs<N>& b, const limbs<N>& p, uint64_t n0) noexcept {
     if (std::is_constant_evaluated()) return mont_mul_portable(a, b, p, n0);
     if constexpr (has_asm_mul<N>) {
         if (cpu::use_adx_asm) [[likely]]
