@@ -180,10 +180,7 @@ def gen_add_sub(n):
     add += [f"{'subq' if j == 0 else 'sbbq'} {8 * j}(%[p]), {s[j]}" for j in range(n)]
     sub = [f"movq {8 * j}(%[a]), {s[j]}" for j in range(n)]
     sub += [f"{'subq' if j == 0 else 'sbbq'} {8 * j}(%[b]), {s[j]}" for j in range(n)]
-    fix = ["sbbq %[m], %[m]"]  # m = -1 on borrow: add p back
-    for j in range(n):
-        fix.append(f"pdepq {8 * j}(%[p]), %[m], %[x]")
-        fix.append(f"{'addq' if j == 0 else 'adcq'} %[x], {s[j]}")
+    fix = pdep_correction(s)
     add += fix
     sub += fix
 
@@ -198,23 +195,36 @@ def gen_add_sub(n):
                    '        : [a] "r"(a), [b] "r"(b), [p] "r"(p)',
                    '        : "cc", "memory");', "    return r;", "}", ""])
 
-    def func_to(name, body):
-        # The result stored by the asm itself through r (which may alias a or b: every load
-        # comes first). Nothing stays live in registers across the block, so the compiler has
-        # no six-register value to spill or to copy through the stack.
-        body = body + [f"movq {s[j]}, {8 * j}(%[r])" for j in range(n)]
-        outs = [f'[s{j}] "=&r"(s{j})' for j in range(n)] + ['[m] "=&r"(m)', '[x] "=&r"(x)']
-        return ([f"[[gnu::always_inline]] inline void {name}(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p) noexcept {{",
-                 "    uint64_t " + ", ".join(f"s{j}" for j in range(n)) + ", m, x;",
-                 "    __asm__ volatile(  // volatile: its only effect is the store (the outputs are scratch)"]
-                + [f'        "{x}\\n\\t"' for x in body]
-                + ["        : " + ", ".join(outs),
-                   '        : [r] "r"(r), [a] "r"(a), [b] "r"(b), [p] "r"(p)',
-                   '        : "cc", "memory");', "}", ""])
     out = func(f"mod_add_{n}_inline", add) + func(f"mod_sub_{n}_inline", sub)
     if n == 6:
-        out += func_to(f"mod_add_{n}_to", add) + func_to(f"mod_sub_{n}_to", sub)
+        store = [f"movq {s[j]}, {8 * j}(%[r])" for j in range(n)]
+        scratch = [f"s{j}" for j in range(n)] + ["m", "x"]
+        out += storing_function(f"mod_add_{n}_to", add + store, scratch)
+        out += storing_function(f"mod_sub_{n}_to", sub + store, scratch)
     return out
+
+
+def pdep_correction(s):
+    """After a subtraction chain: m = -1 on borrow, then p added back to the registers s."""
+    out = ["sbbq %[m], %[m]"]
+    for j, reg in enumerate(s):
+        out.append(f"pdepq {8 * j}(%[p]), %[m], %[x]")
+        out.append(f"{'addq' if j == 0 else 'adcq'} %[x], {reg}")
+    return out
+
+
+def storing_function(name, body, scratch):
+    """void name(r, a, b, p) around one asm block that stores its result through r itself
+    (r may alias a or b: every load comes first). Nothing stays live in registers across the
+    block, so the compiler has no multi-register value to spill or to copy through the stack."""
+    outs = [f'[{v}] "=&r"({v})' for v in scratch]
+    return ([f"[[gnu::always_inline]] inline void {name}(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p) noexcept {{",
+             "    uint64_t " + ", ".join(scratch) + ";",
+             "    __asm__ volatile(  // volatile: its only effect is the store (the outputs are scratch)"]
+            + [f'        "{x}\\n\\t"' for x in body]
+            + ["        : " + ", ".join(outs),
+               '        : [r] "r"(r), [a] "r"(a), [b] "r"(b), [p] "r"(p)',
+               '        : "cc", "memory");', "}", ""])
 
 
 # ---- Fp2 = Fp[u]/(u^2+1) multiplication and squaring with lazy reduction ----------------
@@ -419,23 +429,14 @@ def gen_wide_add_sub():
         out += [f"{rest} {48 + 8 * j}(%[b]), {s[j]}" for j in range(6)]
         if op == "+":
             out += [f"{'subq' if j == 0 else 'sbbq'} {8 * j}(%[p]), {s[j]}" for j in range(6)]
-        out.append("sbbq %[m], %[m]")
-        for j in range(6):
-            out.append(f"pdepq {8 * j}(%[p]), %[m], %[x]")
-            out.append(f"{'addq' if j == 0 else 'adcq'} %[x], {s[j]}")
+        out += pdep_correction(s)
         out += [f"movq {s[j]}, {48 + 8 * j}(%[r])" for j in range(6)]
         return out
     lines = ["// (a + b) and (a - b) modulo p 2^384 for 768-bit a, b < p 2^384 (the lazy tower's",
              "// unreduced products); the asm stores r, which may alias a or b. Need BMI2 (pdep).", ""]
+    scratch = [f"s{j}" for j in range(6)] + ["t", "m", "x"]
     for name, op in (("wide_add_12_to", "+"), ("wide_sub_12_to", "-")):
-        outs = [f'[s{j}] "=&r"(s{j})' for j in range(6)] + ['[t] "=&r"(t)', '[m] "=&r"(m)', '[x] "=&r"(x)']
-        lines += [f"[[gnu::always_inline]] inline void {name}(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p) noexcept {{",
-                  "    uint64_t s0, s1, s2, s3, s4, s5, t, m, x;",
-                  "    __asm__ volatile("]
-        lines += [f'        "{x}\\n\\t"' for x in body(op)]
-        lines += ["        : " + ", ".join(outs),
-                  '        : [r] "r"(r), [a] "r"(a), [b] "r"(b), [p] "r"(p)',
-                  '        : "cc", "memory");', "}", ""]
+        lines += storing_function(name, body(op), scratch)
     return lines
 
 

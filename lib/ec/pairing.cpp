@@ -1,5 +1,7 @@
 #include "ec/pairing.hpp"
 
+#include <bit>
+
 namespace c2lab::ec {
 
 namespace {
@@ -156,8 +158,7 @@ fp12 cyclotomic_square_n(fp12 a, int n) noexcept {
 
 // f^|x| by square-and-multiply with cyclotomic squarings, then conjugated (x < 0).
 fp12 cyclotomic_exp_by_x(const fp12& f) noexcept {
-    int top = 63;
-    while (((bls_x_abs >> top) & 1) == 0) --top;
+    constexpr int top = std::bit_width(bls_x_abs) - 1;
     fp12 acc = f;
     int squarings = 0;
     for (int b = top - 1; b >= 0; --b) {

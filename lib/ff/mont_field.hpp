@@ -146,9 +146,9 @@ public:
     constexpr bool is_one() const noexcept { return mont == r1; }
     friend constexpr bool operator==(const mont_field& a, const mont_field& b) noexcept { return a.mont == b.mont; }
 
-    // Binary operators hand back values (a = a * b, a = a + b chains measured fastest that way
-    // in bench_ff); the compound forms and negation write in place (see mod_add_into in
-    // mont_mul.hpp for why the 6-limb paths store from the asm).
+    // Binary operators and negation hand back values (a = a + b chains measured fastest that
+    // way in bench_ff); the compound forms write in place (see mod_add_into in mont_mul.hpp for
+    // why the 6-limb paths store from the asm).
     friend constexpr mont_field operator+(const mont_field& a, const mont_field& b) noexcept {
         return from_mont(mod_add(a.mont, b.mont, modulus));
     }

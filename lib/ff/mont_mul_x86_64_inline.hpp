@@ -382,7 +382,7 @@ inline std::array<uint64_t, 6> mod_sub_6_inline(const uint64_t* a, const uint64_
 
 [[gnu::always_inline]] inline void wide_add_12_to(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p) noexcept {
     uint64_t s0, s1, s2, s3, s4, s5, t, m, x;
-    __asm__ volatile(
+    __asm__ volatile(  // volatile: its only effect is the store (the outputs are scratch)
         "movq 0(%[a]), %[t]\n\t"
         "addq 0(%[b]), %[t]\n\t"
         "movq %[t], 0(%[r])\n\t"
@@ -445,7 +445,7 @@ inline std::array<uint64_t, 6> mod_sub_6_inline(const uint64_t* a, const uint64_
 
 [[gnu::always_inline]] inline void wide_sub_12_to(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p) noexcept {
     uint64_t s0, s1, s2, s3, s4, s5, t, m, x;
-    __asm__ volatile(
+    __asm__ volatile(  // volatile: its only effect is the store (the outputs are scratch)
         "movq 0(%[a]), %[t]\n\t"
         "subq 0(%[b]), %[t]\n\t"
         "movq %[t], 0(%[r])\n\t"
