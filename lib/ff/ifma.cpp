@@ -721,6 +721,9 @@ void butterfly_batch_impl(batch_path path, std::span<F> p, std::span<F> q, std::
         throw error(errc::device, "butterfly_batch: the AVX-512 IFMA path is not compiled in this build");
 #endif
     }
+    if (done < n && mont_butterflies_asm<F::n_limbs>(p[done].mont.data(), q[done].mont.data(), w[done].mont.data(),
+                                                     n - done, F::modulus, F::n0))
+        return;
     for (size_t i = done; i < n; ++i) {
         F u = p[i], v = q[i] * w[i];
         p[i] = u + v;

@@ -21,6 +21,8 @@
 extern "C" {
 void c2lab_mont_mul_6(uint64_t r[6], const uint64_t a[6], const uint64_t b[6], const uint64_t p[6],
                       uint64_t n0);
+void c2lab_mont_butterflies_4(uint64_t* x, uint64_t* y, const uint64_t* w, size_t count, const uint64_t p[4],
+                              uint64_t n0);
 }
 #endif
 
@@ -75,6 +77,26 @@ constexpr void mont_mul_into(limbs<N>& r, const limbs<N>& a, const limbs<N>& b, 
     }
 #endif
     r = mont_mul(a, b, p, n0);
+}
+
+// Radix-2 butterflies over `count` elements of N limbs in Montgomery form (x, y and w point
+// to contiguous arrays of count * N limbs that do not overlap; every value below p):
+//   (x_i, y_i) <- (x_i + w_i y_i, x_i - w_i y_i) mod p.
+// Returns false, touching nothing, where this build or CPU has no assembly loop for N; the
+// caller then runs its own loop of mont_mul, mod_add and mod_sub (the same function).
+template <size_t N>
+inline bool mont_butterflies_asm(uint64_t* x, uint64_t* y, const uint64_t* w, size_t count, const limbs<N>& p,
+                                 uint64_t n0) noexcept {
+#if defined(C2LAB_HAVE_X86_ASM)
+    if constexpr (N == 4) {
+        if (cpu::use_adx_asm) [[likely]] {
+            c2lab_mont_butterflies_4(x, y, w, count, p.data(), n0);
+            return true;
+        }
+    }
+#endif
+    (void)x, (void)y, (void)w, (void)count, (void)p, (void)n0;
+    return false;
 }
 
 }  // namespace c2lab::ff

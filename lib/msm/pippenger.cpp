@@ -13,6 +13,7 @@
 
 #include "core/error.hpp"
 #include "core/parallel.hpp"
+#include "core/uninit_buffer.hpp"
 #include "ff/ifma.hpp"
 #include "msm/glv.hpp"
 
@@ -620,8 +621,8 @@ ec::jacobian<C> pippenger_glv(std::span<const ec::affine<C>> points, const densi
     // Positions (along the density's list) where each block starts, and the index of the
     // block's first pair in the other list.
     J total = J::identity();
-    std::vector<A> pts;
-    std::vector<recoded> ks;
+    uninit_buffer<A> pts;  // every element is written by the split below
+    uninit_buffer<recoded> ks;
     std::vector<std::pair<size_t, size_t>> pairs;  // (point index, scalar index)
     size_t pos = 0, other = 0;
     while (pos < span_len) {
@@ -637,8 +638,8 @@ ec::jacobian<C> pippenger_glv(std::span<const ec::affine<C>> points, const densi
         const size_t m = pairs.size();
         if (m == 0) continue;
         const plan p(config.window.glv_bits_for(m), glv_scalar_bits);
-        pts.resize(2 * m);
-        ks.resize(2 * m);
+        pts.resize_discard(2 * m);
+        ks.resize_discard(2 * m);
         tbb::parallel_for(tbb::blocked_range<size_t>(0, m, 4096), [&](const tbb::blocked_range<size_t>& r) {
             for (size_t i = r.begin(); i < r.end(); ++i) {
                 const A& pt = points[pairs[i].first];
@@ -650,7 +651,8 @@ ec::jacobian<C> pippenger_glv(std::span<const ec::affine<C>> points, const densi
                 ks[2 * i + 1] = p.recode(sp.k2);
             }
         });
-        total += run_windows<C>(p, pts, nullptr, density_on::none, ks, 2 * m, config);
+        total += run_windows<C>(p, std::as_const(pts).span(), nullptr, density_on::none, std::as_const(ks).span(),
+                                2 * m, config);
     }
     return total;
 }

@@ -150,6 +150,22 @@ TEST(ntt, forward_and_inverse_match_naive_dft_up_to_1024) {
     }
 }
 
+// Blocks of 2 and 4 elements: the column tiles cover 1024 rows (2048 and 4096 elements), so at
+// 2^12 with 2-element blocks the last stage runs on its own pass, and both passes meet the
+// naive DFT; at 2^11 the tiles take every stage above the blocks.
+TEST(ntt, forward_matches_naive_dft_past_one_column_tile) {
+    for (size_t log_n : {11u, 12u}) {
+        evaluation_domain d(log_n);
+        const std::vector<fr> x = random_vector(d.size(), 150 + log_n);
+        const std::vector<fr> fwd = naive_eval(x, d.omega());
+        for (unsigned block_log : {1u, 2u, 0u}) {
+            std::vector<fr> y = x;
+            forward_ntt(d, y, ntt_config{0, block_log});
+            ASSERT_EQ(y, fwd) << "forward, log_n = " << log_n << ", block_log = " << block_log;
+        }
+    }
+}
+
 TEST(ntt, known_small_transforms) {
     // n = 2: (a0, a1) -> (a0 + a1, a0 - a1). n = 4 with x = (1, 0, 0, 0) -> all ones; x = delta_1 -> omega^k.
     evaluation_domain d1(1);

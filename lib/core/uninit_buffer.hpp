@@ -1,0 +1,58 @@
+// uninit_buffer<T>: a growable array whose elements are left uninitialised, for large
+// scratch arrays that a parallel loop then writes in full. A std::vector value-initialises
+// its elements in the calling thread, so every page is first touched (faulted in and
+// zeroed) by one thread before the parallel loop starts: a serial prefix of the MSM's
+// endomorphism split (2^21 points and recoded scalars, 280 MB, at 2^20 pairs). Here the
+// page faults happen in the threads that write the elements.
+//
+// T must be trivially copyable and trivially destructible (an implicit-lifetime type: the
+// storage from std::malloc holds its objects as soon as they are assigned).
+#pragma once
+
+#include <cstddef>
+#include <cstdlib>
+#include <memory>
+#include <new>
+#include <span>
+#include <type_traits>
+
+namespace c2lab {
+
+template <class T>
+class uninit_buffer {
+    static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>,
+                  "uninit_buffer holds plain data only");
+
+public:
+    uninit_buffer() = default;
+
+    // Makes room for n elements; the contents are undefined afterwards (not preserved).
+    // Keeps the storage when it is large enough already.
+    void resize_discard(size_t n) {
+        if (n > capacity_) {
+            mem_.reset();
+            void* p = std::malloc(n * sizeof(T));
+            if (p == nullptr) throw std::bad_alloc();
+            mem_.reset(static_cast<T*>(p));
+            capacity_ = n;
+        }
+        size_ = n;
+    }
+
+    T* data() noexcept { return mem_.get(); }
+    const T* data() const noexcept { return mem_.get(); }
+    size_t size() const noexcept { return size_; }
+    T& operator[](size_t i) noexcept { return mem_.get()[i]; }
+    const T& operator[](size_t i) const noexcept { return mem_.get()[i]; }
+    std::span<T> span() noexcept { return {mem_.get(), size_}; }
+    std::span<const T> span() const noexcept { return {mem_.get(), size_}; }
+
+private:
+    struct free_deleter {
+        void operator()(T* p) const noexcept { std::free(p); }
+    };
+    std::unique_ptr<T, free_deleter> mem_;
+    size_t size_ = 0, capacity_ = 0;
+};
+
+}  // namespace c2lab
