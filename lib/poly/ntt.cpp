@@ -160,6 +160,8 @@ void forward_core_path(const evaluation_domain& d, std::span<fr> a, unsigned blo
                     const size_t stride = half_n / h;
                     for (size_t j0 = c0; j0 < h; j0 += chunk) {  // row j0 / chunk of the block
                         for (size_t t = 0; t < cols; ++t) w[t] = tw[(j0 + t) * stride];
+                        if (j0 + chunk < h)  // the next row's twiddles: a cache line each where stride > 1
+                            for (size_t t = 0; t < cols; ++t) __builtin_prefetch(tw + (j0 + chunk + t) * stride);
                         for (size_t blk = 0; blk < super; blk += 2 * h)
                             butterflies<Ifma>(base + blk + j0, base + blk + j0 + h, w, cols);
                     }
