@@ -9,6 +9,7 @@
 
 #include "core/cpu.hpp"
 #include "core/error.hpp"
+#include "porep/c1_json.hpp"
 
 namespace c2lab::bench {
 
@@ -89,6 +90,7 @@ int main(int argc, char** argv) {
     for (const auto& [name, value] : bench::g_opts.given) benchmark::AddCustomContext("flag." + name, value);
     if (!bench::g_opts.dataset.empty()) benchmark::AddCustomContext("dataset", bench::g_opts.dataset);
     benchmark::AddCustomContext("cpu_path", c2lab::cpu::arith_path());  // which arithmetic ran (ifma, adx, portable)
+    benchmark::AddCustomContext("simdjson_kernel", c2lab::porep::simdjson_kernel());  // the C1 DOM parser's
     try {
         for (auto fn : bench::registrations()) fn();
     } catch (const error& e) {

@@ -50,10 +50,11 @@ const bool use_adx_asm = detected().bmi2 && detected().adx && !portable_forced()
 const bool use_adx_asm = false;
 #endif
 
+const bool avx512_allowed = !portable_forced() && !env_flag_set("C2LAB_NO_AVX512");
+
 #if defined(__x86_64__)
 const bool use_ifma = detected().avx512f && detected().avx512ifma && detected().avx512vl &&
-                      detected().avx512bw && detected().os_saves_zmm && !portable_forced() &&
-                      !env_flag_set("C2LAB_NO_AVX512");
+                      detected().avx512bw && detected().os_saves_zmm && avx512_allowed;
 #else
 const bool use_ifma = false;
 #endif

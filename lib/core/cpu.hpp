@@ -34,6 +34,10 @@ extern const bool use_adx_asm;
 // CPU or OS lacks it, or C2LAB_PORTABLE=1 or C2LAB_NO_AVX512=1 is set in the environment.
 extern const bool use_ifma;
 
+// False when C2LAB_PORTABLE=1 or C2LAB_NO_AVX512=1 is set: no AVX-512 instruction is to run,
+// whatever the CPU has (also read by the libraries that choose their own kernels: simdjson).
+extern const bool avx512_allowed;
+
 // The arithmetic path in use, for reports and benchmark contexts: "avx512-ifma" (IFMA batches,
 // mulx/adcx/adox scalars), "adx" (mulx/adcx/adox) or "portable".
 const char* arith_path() noexcept;

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/base64.hpp"
+#include "core/cpu.hpp"
 #include "core/error.hpp"
 #include "core/file.hpp"
 #include "ff/fields.hpp"
@@ -520,6 +521,7 @@ nlohmann::json parse_nlohmann(std::string_view text, const path_node& where) {
 
 simdjson::dom::element parse_simdjson(simdjson::dom::parser& parser, const char* data, size_t size,
                                       bool padded, const path_node& where) {
+    simdjson_kernel();  // chosen once, before the first parse
     simdjson::dom::element root;
     const auto err = parser.parse(data, size, !padded).get(root);
     if (err)
@@ -659,6 +661,17 @@ std::string_view to_string(c1_json_decoder decoder) noexcept {
         case c1_json_decoder::simdjson: return "simdjson";
     }
     return "?";
+}
+
+const std::string& simdjson_kernel() {
+    static const std::string name = [] {
+        if (!cpu::avx512_allowed) {
+            const simdjson::implementation* avx2 = simdjson::get_available_implementations()["haswell"];
+            if (avx2 != nullptr && avx2->supported_by_runtime_system()) simdjson::get_active_implementation() = avx2;
+        }
+        return simdjson::get_active_implementation()->name();
+    }();
+    return name;
 }
 
 std::string encode_c1_output_json(const c1_output& out) {

@@ -55,6 +55,10 @@ namespace c2lab::porep {
 enum class c1_json_decoder { nlohmann, simdjson };
 
 c1_json_decoder parse_c1_json_decoder(std::string_view name);  // "nlohmann" | "simdjson"
+// The kernel simdjson parses with in this process ("icelake", "haswell", ...): its own choice
+// from the CPU, except that where AVX-512 is switched off (C2LAB_NO_AVX512=1, C2LAB_PORTABLE=1)
+// the AVX2 kernel "haswell" is taken, as on a CPU without AVX-512. For benchmark contexts.
+const std::string& simdjson_kernel();
 std::string_view to_string(c1_json_decoder decoder) noexcept;
 
 // Compact JSON exactly as serde_json / Go's encoding/json write it (fields in declaration order).
