@@ -7,12 +7,13 @@
 //   coset_inverse_ntt:   evaluations A(g*omega^i) -> coefficients
 //                        (inverse, then multiply coefficient j by g^-j)
 //
-// Algorithm: iterative radix-2 decimation in time: a bit-reversal permutation, then
-// log2(n) stages of Cooley-Tukey butterflies (u, v) -> (u + w*v, u - w*v) with twiddles w
-// from the domain's table. The first stages (blocks of up to 2^block_log elements, 4096 = 128 KiB
-// by default) run
-// chunk by chunk, so one chunk stays in cache through all of them; the later stages run
-// one at a time over all n/2 butterflies. Both are split across threads with oneTBB.
+// Algorithm: iterative radix-2 decimation in time: a bit-reversal permutation (in 16 x 16
+// tiles), then log2(n) stages of Cooley-Tukey butterflies (u, v) -> (u + w*v, u - w*v) with
+// twiddles w from the domain's table. The first stages (blocks of up to 2^block_log elements,
+// 4096 = 128 KiB by default) run chunk by chunk, so one chunk stays in cache through all of
+// them; the later ones (up to 10 of them; beyond, one at a time) run on column tiles copied
+// into a contiguous buffer, one pass over memory for all of them. Both are split across
+// threads with oneTBB.
 // The inverse uses the identity DFT_{omega^-1}(y)_k = DFT_omega(y)_{(n-k) mod n}: a
 // forward transform, then one pass that swaps k <-> n-k and scales by 1/n (and by g^-k
 // for the coset inverse), so one twiddle table serves both directions.
@@ -24,10 +25,10 @@
 //
 // Butterflies: where cpu::use_ifma (AVX-512 IFMA, core/cpu.hpp), the stages with blocks of 16
 // elements and more run 8 butterflies per vector operation (ff::butterfly_batch); elsewhere, and
-// with C2LAB_NO_AVX512=1 or C2LAB_PORTABLE=1, the scalar loop. Both give the same bits.
-// bench_ntt ntt/forward log_n 20, threads 1, CPU time, the same binary with and without
-// C2LAB_NO_AVX512=1, interleaved, on the 2-core Xeon (Sapphire Rapids class, loaded by other
-// builds): 217-231 ms scalar, 105-129 ms IFMA; ntt/inverse 245-252 ms and 142-145 ms.
+// with C2LAB_NO_AVX512=1, one assembly loop of mulx/adcx/adox butterflies (ff::mont_butterflies_asm),
+// and with C2LAB_PORTABLE=1 the field operators. All give the same bits. bench_ntt ntt/forward
+// log_n 20, one thread, on the 2-core AMD EPYC: 207-221 ms scalar, 114 ms IFMA, against 175 ms
+// for the products alone (ntt/floor; results/reference/ntt-2026-12-04.md).
 //
 // Every transform throws c2lab::error(errc::bad_input) when the span's length is not the
 // domain size. Any power-of-two size works, 1 and 2 included. Results do not depend on
