@@ -143,8 +143,8 @@ public:
 
     // ---- arithmetic -------------------------------------------------------------
     constexpr bool is_zero() const noexcept { return ff::is_zero(mont); }
-    constexpr bool is_one() const noexcept { return mont == r1; }
-    friend constexpr bool operator==(const mont_field& a, const mont_field& b) noexcept { return a.mont == b.mont; }
+    constexpr bool is_one() const noexcept { return ff::equal(mont, r1); }
+    friend constexpr bool operator==(const mont_field& a, const mont_field& b) noexcept { return ff::equal(a.mont, b.mont); }
 
     // Binary operators and negation hand back values (a = a + b chains measured fastest that
     // way in bench_ff); the compound forms write in place (see mod_add_into in mont_mul.hpp for
