@@ -169,6 +169,43 @@ def gen_inline(n):
     return "\n".join(lines)
 
 
+def gen_mul_add_inline(n):
+    """acc = (acc + a * b / R) mod p in one asm block that stores acc itself (a linear
+    combination's terms summed, coefficient times value): the product's result registers
+    are added to acc and reduced without leaving the block. Handed back to the compiler and
+    added by mod_add, the four result registers were packed into a vector register, stored and
+    reloaded (bench_synth, perf). acc may alias a or b: every read comes before the stores."""
+    t = ["r8", "r9", "r10", "r11", "r12", "r13", "r14"][: n + 1]
+    h = ["rcx", "r13" if n == 4 else "r15"]
+    body, t = schedule(n, t, "rax", h, "a", "b", "p", "n0")
+    v = [t[n], "rax", h[0], h[1], "rdx"][:n]
+    for j in range(n):  # v = T - p unless that borrows: the product, below p
+        body.append(("mov", v[j], t[j]))
+        body.append(("sub" if j == 0 else "sbb", v[j], ("mem", "p", j)))
+    for j in range(n):
+        body.append(("cmovc", v[j], t[j]))
+    for j in range(n):  # v += acc (< 2p, no carry out)
+        body.append(("add" if j == 0 else "adc", v[j], ("mem", "acc", j)))
+    for j in range(n):  # t = v - p unless that borrows
+        body.append(("mov", t[j], v[j]))
+        body.append(("sub" if j == 0 else "sbb", t[j], ("mem", "p", j)))
+    for j in range(n):
+        body.append(("cmovc", t[j], v[j]))
+    for j in range(n):
+        body.append(("mov", ("mem", "acc", j), t[j]))
+    clobbers = sorted(set(t + h + ["rax", "rdx"]))
+    lines = [f"// acc = acc + a * b / R mod p ({n} limbs, every value below p); the asm stores acc.",
+             f"[[gnu::always_inline]] inline void mont_mul_add_{n}_to(uint64_t* acc, const uint64_t* a, const uint64_t* b,",
+             "                                                const uint64_t* p, uint64_t n0) noexcept {",
+             "    __asm__ volatile(  // volatile: its only effect is the store"]
+    lines += [f'        "{att(x)}\\n\\t"' for x in body]
+    lines += ["        :",
+              '        : [acc] "r"(acc), [a] "r"(a), [b] "r"(b), [p] "r"(p), [n0] "rm"(n0)',
+              "        : " + ", ".join(f'"{c}"' for c in clobbers) + ', "cc", "memory");',
+              "}", ""]
+    return lines
+
+
 def gen_add_sub(n):
     """Modular addition and subtraction as single asm blocks with the result in registers.
     Written in asm because GCC, once the adc/sbb intrinsics are inlined into large tower
@@ -521,6 +558,7 @@ def main():
         extra = ["// (a + b) mod p and (a - b) mod p for a, b < p < 2^(64N-1); need BMI2 (pdep).", ""]
         for n in (4, 6):
             extra += gen_add_sub(n)
+        extra += gen_mul_add_inline(4)
         extra += gen_wide_add_sub()
         f.write(text.replace(tail, "\n".join(extra) + tail))
 

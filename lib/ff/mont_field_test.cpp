@@ -107,6 +107,19 @@ TYPED_TEST(prime_field, add_and_sub_fast_paths_match_portable) {
         x = a;
         x *= b;
         ASSERT_EQ(x.mont, mont_mul_portable(a.mont, b.mont, F::modulus, F::n0));
+        // acc + a * b, acc at the edges too, and with acc aliasing an operand.
+        const auto ab = mont_mul_portable(a.mont, b.mont, F::modulus, F::n0);
+        for (const F& acc0 : {F::zero(), a, -F::one(), b}) {
+            x = acc0;
+            x.add_product(a, b);
+            ASSERT_EQ(x.mont, add_mod_portable(acc0.mont, ab, F::modulus));
+        }
+        x = a;
+        x.add_product(x, b);
+        ASSERT_EQ(x.mont, add_mod_portable(a.mont, ab, F::modulus));
+        x = b;
+        x.add_product(a, x);
+        ASSERT_EQ(x.mont, add_mod_portable(b.mont, ab, F::modulus));
     };
     auto edges = edge_values<F>();
     for (const F& a : edges)

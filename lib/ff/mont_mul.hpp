@@ -154,4 +154,21 @@ template <size_t N>
     r = mod_sub(a, b, p);
 }
 
+// acc = acc + a * b / R mod p, in place (acc may alias a or b): a linear combination's terms
+// summed. 4 limbs with the mulx/adcx/adox assembly: one block that also adds and stores
+// (mont_mul_add_4_to); elsewhere the product and mod_add.
+template <size_t N>
+[[gnu::always_inline]] constexpr void mont_mul_add_into(limbs<N>& acc, const limbs<N>& a, const limbs<N>& b,
+                                                        const limbs<N>& p, uint64_t n0) noexcept {
+#if defined(C2LAB_HAVE_X86_ASM)
+    if constexpr (N == 4) {
+        if (!std::is_constant_evaluated() && cpu::use_adx_asm) [[likely]] {
+            detail::mont_mul_add_4_to(acc.data(), a.data(), b.data(), p.data(), n0);
+            return;
+        }
+    }
+#endif
+    acc = mod_add(acc, mont_mul(a, b, p, n0), p);
+}
+
 }  // namespace c2lab::ff

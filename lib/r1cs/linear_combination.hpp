@@ -236,7 +236,7 @@ fr evaluate_side(const Indexer& side, std::span<const fr> assignment, density_bi
         if (coeff.is_one())
             acc += assignment[index];
         else
-            acc += assignment[index] * coeff;
+            acc.add_product(assignment[index], coeff);
         if (density) density->set(index);
     }
     return acc;
