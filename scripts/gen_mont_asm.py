@@ -233,11 +233,10 @@ def gen_add_sub(n):
                    '        : "cc", "memory");', "    return r;", "}", ""])
 
     out = func(f"mod_add_{n}_inline", add) + func(f"mod_sub_{n}_inline", sub)
-    if n == 6:
-        store = [f"movq {s[j]}, {8 * j}(%[r])" for j in range(n)]
-        scratch = [f"s{j}" for j in range(n)] + ["m", "x"]
-        out += storing_function(f"mod_add_{n}_to", add + store, scratch)
-        out += storing_function(f"mod_sub_{n}_to", sub + store, scratch)
+    store = [f"movq {s[j]}, {8 * j}(%[r])" for j in range(n)]
+    scratch = [f"s{j}" for j in range(n)] + ["m", "x"]
+    out += storing_function(f"mod_add_{n}_to", add + store, scratch)
+    out += storing_function(f"mod_sub_{n}_to", sub + store, scratch)
     return out
 
 

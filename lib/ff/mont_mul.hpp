@@ -123,16 +123,20 @@ constexpr limbs<N> mod_sub(const limbs<N>& a, const limbs<N>& b, const limbs<N>&
     return sub_mod(a, b, p);
 }
 
-// In-place forms (r may alias a or b). For 6 limbs the asm stores the result itself: a
-// six-register result handed back to the compiler is spilled or copied through the stack
-// inside the tower and curve formulas, and the copy's 16- and 32-byte loads of the 8-byte
-// stores stall store-to-load forwarding (bench_ff / the blst side-by-side: an Fp2 sum took
-// 34 ns against blst's 8 ns on the 2-core AMD EPYC).
+// In-place forms (r may alias a or b). The asm stores the result itself: a six-register
+// result handed back to the compiler is spilled or copied through the stack inside the tower
+// and curve formulas, and the copy's 16- and 32-byte loads of the 8-byte stores stall
+// store-to-load forwarding (bench_ff / the blst side-by-side: an Fp2 sum took 34 ns against
+// blst's 8 ns on the 2-core AMD EPYC). For 4 limbs GCC called the block out of line and
+// read its result back the same way (a linear combination's `+=`, bench_synth, perf).
 template <size_t N>
 [[gnu::always_inline]] constexpr void mod_add_into(limbs<N>& r, const limbs<N>& a, const limbs<N>& b, const limbs<N>& p) noexcept {
 #if defined(C2LAB_HAVE_X86_ASM) && defined(__BMI2__)
-    if constexpr (N == 6) {
-        if (!std::is_constant_evaluated()) {
+    if (!std::is_constant_evaluated()) {
+        if constexpr (N == 4) {
+            detail::mod_add_4_to(r.data(), a.data(), b.data(), p.data());
+            return;
+        } else if constexpr (N == 6) {
             detail::mod_add_6_to(r.data(), a.data(), b.data(), p.data());
             return;
         }
@@ -144,8 +148,11 @@ template <size_t N>
 template <size_t N>
 [[gnu::always_inline]] constexpr void mod_sub_into(limbs<N>& r, const limbs<N>& a, const limbs<N>& b, const limbs<N>& p) noexcept {
 #if defined(C2LAB_HAVE_X86_ASM) && defined(__BMI2__)
-    if constexpr (N == 6) {
-        if (!std::is_constant_evaluated()) {
+    if (!std::is_constant_evaluated()) {
+        if constexpr (N == 4) {
+            detail::mod_sub_4_to(r.data(), a.data(), b.data(), p.data());
+            return;
+        } else if constexpr (N == 6) {
             detail::mod_sub_6_to(r.data(), a.data(), b.data(), p.data());
             return;
         }

@@ -217,6 +217,68 @@ inline std::array<uint64_t, 4> mod_sub_4_inline(const uint64_t* a, const uint64_
     return r;
 }
 
+[[gnu::always_inline]] inline void mod_add_4_to(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p) noexcept {
+    uint64_t s0, s1, s2, s3, m, x;
+    __asm__ volatile(  // volatile: its only effect is the store (the outputs are scratch)
+        "movq 0(%[a]), %[s0]\n\t"
+        "movq 8(%[a]), %[s1]\n\t"
+        "movq 16(%[a]), %[s2]\n\t"
+        "movq 24(%[a]), %[s3]\n\t"
+        "addq 0(%[b]), %[s0]\n\t"
+        "adcq 8(%[b]), %[s1]\n\t"
+        "adcq 16(%[b]), %[s2]\n\t"
+        "adcq 24(%[b]), %[s3]\n\t"
+        "subq 0(%[p]), %[s0]\n\t"
+        "sbbq 8(%[p]), %[s1]\n\t"
+        "sbbq 16(%[p]), %[s2]\n\t"
+        "sbbq 24(%[p]), %[s3]\n\t"
+        "sbbq %[m], %[m]\n\t"
+        "pdepq 0(%[p]), %[m], %[x]\n\t"
+        "addq %[x], %[s0]\n\t"
+        "pdepq 8(%[p]), %[m], %[x]\n\t"
+        "adcq %[x], %[s1]\n\t"
+        "pdepq 16(%[p]), %[m], %[x]\n\t"
+        "adcq %[x], %[s2]\n\t"
+        "pdepq 24(%[p]), %[m], %[x]\n\t"
+        "adcq %[x], %[s3]\n\t"
+        "movq %[s0], 0(%[r])\n\t"
+        "movq %[s1], 8(%[r])\n\t"
+        "movq %[s2], 16(%[r])\n\t"
+        "movq %[s3], 24(%[r])\n\t"
+        : [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3), [m] "=&r"(m), [x] "=&r"(x)
+        : [r] "r"(r), [a] "r"(a), [b] "r"(b), [p] "r"(p)
+        : "cc", "memory");
+}
+
+[[gnu::always_inline]] inline void mod_sub_4_to(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p) noexcept {
+    uint64_t s0, s1, s2, s3, m, x;
+    __asm__ volatile(  // volatile: its only effect is the store (the outputs are scratch)
+        "movq 0(%[a]), %[s0]\n\t"
+        "movq 8(%[a]), %[s1]\n\t"
+        "movq 16(%[a]), %[s2]\n\t"
+        "movq 24(%[a]), %[s3]\n\t"
+        "subq 0(%[b]), %[s0]\n\t"
+        "sbbq 8(%[b]), %[s1]\n\t"
+        "sbbq 16(%[b]), %[s2]\n\t"
+        "sbbq 24(%[b]), %[s3]\n\t"
+        "sbbq %[m], %[m]\n\t"
+        "pdepq 0(%[p]), %[m], %[x]\n\t"
+        "addq %[x], %[s0]\n\t"
+        "pdepq 8(%[p]), %[m], %[x]\n\t"
+        "adcq %[x], %[s1]\n\t"
+        "pdepq 16(%[p]), %[m], %[x]\n\t"
+        "adcq %[x], %[s2]\n\t"
+        "pdepq 24(%[p]), %[m], %[x]\n\t"
+        "adcq %[x], %[s3]\n\t"
+        "movq %[s0], 0(%[r])\n\t"
+        "movq %[s1], 8(%[r])\n\t"
+        "movq %[s2], 16(%[r])\n\t"
+        "movq %[s3], 24(%[r])\n\t"
+        : [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3), [m] "=&r"(m), [x] "=&r"(x)
+        : [r] "r"(r), [a] "r"(a), [b] "r"(b), [p] "r"(p)
+        : "cc", "memory");
+}
+
 inline std::array<uint64_t, 6> mod_add_6_inline(const uint64_t* a, const uint64_t* b, const uint64_t* p) noexcept {
     std::array<uint64_t, 6> r;
     uint64_t m, x;
