@@ -6,8 +6,10 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <string>
 #include "core/hex.hpp"
 #include "core/rng.hpp"
+#include "core/uninit_buffer.hpp"
 
 namespace c2lab {
 namespace {
@@ -89,6 +91,40 @@ TEST(cpu, asm_choice_follows_features) {
     if (cpu::use_adx_asm) {
         EXPECT_TRUE(f.adx && f.bmi2);
     }
+}
+
+// use_ifma only where AVX-512 is allowed (C2LAB_NO_AVX512 / C2LAB_PORTABLE unset) and present.
+TEST(cpu, ifma_only_where_avx512_is_allowed) {
+    if (cpu::use_ifma) {
+        EXPECT_TRUE(cpu::avx512_allowed);
+        EXPECT_TRUE(cpu::detected().avx512f && cpu::detected().avx512ifma);
+    }
+    const char* off = std::getenv("C2LAB_NO_AVX512");
+    if (off != nullptr && std::string(off) == "1") {
+        EXPECT_FALSE(cpu::avx512_allowed);
+        EXPECT_FALSE(cpu::use_ifma);
+    }
+}
+
+TEST(uninit_buffer, grows_keeps_its_storage_and_holds_what_is_written) {
+    uninit_buffer<uint64_t> b;
+    EXPECT_EQ(b.size(), 0u);
+    b.resize_discard(1000);
+    ASSERT_NE(b.data(), nullptr);
+    EXPECT_EQ(b.size(), 1000u);
+    EXPECT_EQ(b.span().size(), 1000u);
+    for (size_t i = 0; i < b.size(); ++i) b[i] = i * i;
+    for (size_t i = 0; i < b.size(); ++i) ASSERT_EQ(b[i], i * i);
+    const uint64_t* first = b.data();
+    b.resize_discard(10);  // smaller: the same storage
+    EXPECT_EQ(b.data(), first);
+    EXPECT_EQ(b.size(), 10u);
+    b.resize_discard(1000);  // back within the capacity: still the same storage
+    EXPECT_EQ(b.data(), first);
+    b.resize_discard(100000);  // larger: new storage, all of it writable
+    EXPECT_EQ(b.size(), 100000u);
+    for (size_t i = 0; i < b.size(); ++i) b[i] = ~i;
+    EXPECT_EQ(b[99999], ~uint64_t{99999});
 }
 
 }  // namespace
