@@ -7,9 +7,6 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
-#if defined(__x86_64__)
-#include <x86intrin.h>
-#endif
 
 #include "core/error.hpp"
 #include "core/parallel.hpp"
@@ -118,43 +115,17 @@ inline void sqr_to(ff::fp2& r, const ff::fp2& a) noexcept {
     r = a.square();
 }
 
-// r = a - b and r = a + b mod p, limb by limb into r (r may alias a or b). The same
-// store-forwarding reason as mul_to: operator- returns through a temporary that is then
-// copied with 16-byte loads; perf annotate of the batched additions showed the copies of
-// the add/sub results as the hottest non-multiplication instructions.
+// r = a - b and r = a + b mod p, stored into r by the asm blocks (r may alias a or b): through
+// operator- the result returns through a temporary that is then copied with 16-byte loads (a
+// store-forwarding stall); perf annotate of the batched additions showed those copies as the
+// hottest non-multiplication instructions.
 template <class P>
-inline void sub_to(ff::mont_field<P>& r, const ff::mont_field<P>& a, const ff::mont_field<P>& b) noexcept {
-#if defined(__x86_64__)
-    constexpr size_t n = ff::mont_field<P>::n_limbs;
-    unsigned long long t[n];
-    unsigned char borrow = 0;
-    for (size_t i = 0; i < n; ++i) borrow = _subborrow_u64(borrow, a.mont[i], b.mont[i], &t[i]);
-    const uint64_t mask = uint64_t{0} - borrow;
-    unsigned char carry = 0;
-    unsigned long long out;
-    for (size_t i = 0; i < n; ++i) {
-        carry = _addcarry_u64(carry, t[i], ff::mont_field<P>::modulus[i] & mask, &out);
-        r.mont[i] = out;
-    }
-#else
-    r = a - b;
-#endif
+[[gnu::always_inline]] inline void sub_to(ff::mont_field<P>& r, const ff::mont_field<P>& a, const ff::mont_field<P>& b) noexcept {
+    ff::mod_sub_into(r.mont, a.mont, b.mont, ff::mont_field<P>::modulus);
 }
 template <class P>
-inline void add_to(ff::mont_field<P>& r, const ff::mont_field<P>& a, const ff::mont_field<P>& b) noexcept {
-#if defined(__x86_64__)
-    // a + b < 2p < 2^(64n) (a spare top bit), then subtract p unless that borrows.
-    constexpr size_t n = ff::mont_field<P>::n_limbs;
-    unsigned long long s[n], t[n];
-    unsigned char c = 0;
-    for (size_t i = 0; i < n; ++i) c = _addcarry_u64(c, a.mont[i], b.mont[i], &s[i]);
-    unsigned char borrow = 0;
-    for (size_t i = 0; i < n; ++i) borrow = _subborrow_u64(borrow, s[i], ff::mont_field<P>::modulus[i], &t[i]);
-    const bool keep_sum = borrow;  // s < p
-    for (size_t i = 0; i < n; ++i) r.mont[i] = keep_sum ? s[i] : t[i];
-#else
-    r = a + b;
-#endif
+[[gnu::always_inline]] inline void add_to(ff::mont_field<P>& r, const ff::mont_field<P>& a, const ff::mont_field<P>& b) noexcept {
+    ff::mod_add_into(r.mont, a.mont, b.mont, ff::mont_field<P>::modulus);
 }
 inline void sub_to(ff::fp2& r, const ff::fp2& a, const ff::fp2& b) noexcept {
     sub_to(r.c0, a.c0, b.c0);
