@@ -209,23 +209,41 @@ def gen_add_sub(n):
     """Modular addition and subtraction as single asm blocks with the result in registers.
     Written in asm because GCC, once the adc/sbb intrinsics are inlined into large tower
     functions, parks the carry flag in a byte register between limbs and spills heavily.
-    The conditional correction by p uses pdep (BMI2), which leaves the flags alone:
-    pdep x, m, [p + 8j] is p_j when m = -1 and 0 when m = 0, inside a running adc chain."""
+    4 limbs: both candidates in registers and a cmov per limb picks one. 6 limbs (too few
+    registers for two copies) correct by p: m = -1 on borrow, test sets ZF = (m == 0) and clears CF,
+    then per limb x = 0, cmovnz x = p_j, adcx x into s_j. adcx writes CF alone, so ZF holds
+    across the chain. (pdep x, m, [p + 8j] did it in one instruction without touching the
+    flags, but AMD before Zen 3 runs pdep in microcode, at a cost that grows with the set bits
+    of its mask, here p_j; mov, cmov and adcx are single uops everywhere. bzhi would be one
+    instruction too but writes CF.)"""
     s = [f"%[s{j}]" for j in range(n)]
     add = [f"movq {8 * j}(%[a]), {s[j]}" for j in range(n)]
     add += [f"{'addq' if j == 0 else 'adcq'} {8 * j}(%[b]), {s[j]}" for j in range(n)]  # < 2p: no carry out
-    add += [f"{'subq' if j == 0 else 'sbbq'} {8 * j}(%[p]), {s[j]}" for j in range(n)]
     sub = [f"movq {8 * j}(%[a]), {s[j]}" for j in range(n)]
     sub += [f"{'subq' if j == 0 else 'sbbq'} {8 * j}(%[b]), {s[j]}" for j in range(n)]
-    fix = pdep_correction(s)
-    add += fix
-    sub += fix
+    if n <= 4:
+        # Registers to spare for a second copy: t = s - p (add) or s + p (sub), then a cmov per
+        # limb keeps s or takes t. s + p carries out exactly when a - b borrowed.
+        t = [f"%[t{j}]" for j in range(n)]
+        scratch = [f"s{j}" for j in range(n)] + [f"t{j}" for j in range(n)]
+        add += [f"movq {s[j]}, {t[j]}" for j in range(n)]
+        add += [f"{'subq' if j == 0 else 'sbbq'} {8 * j}(%[p]), {t[j]}" for j in range(n)]
+        add += [f"cmovncq {t[j]}, {s[j]}" for j in range(n)]
+        sub += [f"movq {s[j]}, {t[j]}" for j in range(n)]
+        sub += [f"{'addq' if j == 0 else 'adcq'} {8 * j}(%[p]), {t[j]}" for j in range(n)]
+        sub += [f"cmovcq {t[j]}, {s[j]}" for j in range(n)]
+    else:
+        scratch = [f"s{j}" for j in range(n)] + ["m", "x"]
+        add += [f"{'subq' if j == 0 else 'sbbq'} {8 * j}(%[p]), {s[j]}" for j in range(n)]
+        add += masked_correction(s)
+        sub += masked_correction(s)
+    extra = scratch[n:]
 
     def func(name, body):
-        outs = [f'[s{j}] "=&r"(r[{j}])' for j in range(n)] + ['[m] "=&r"(m)', '[x] "=&r"(x)']
+        outs = [f'[s{j}] "=&r"(r[{j}])' for j in range(n)] + [f'[{v}] "=&r"({v})' for v in extra]
         return ([f"inline std::array<uint64_t, {n}> {name}(const uint64_t* a, const uint64_t* b, const uint64_t* p) noexcept {{",
                  f"    std::array<uint64_t, {n}> r;",
-                 "    uint64_t m, x;",
+                 "    uint64_t " + ", ".join(extra) + ";",
                  "    __asm__("]
                 + [f'        "{x}\\n\\t"' for x in body]
                 + ["        : " + ", ".join(outs),
@@ -234,18 +252,16 @@ def gen_add_sub(n):
 
     out = func(f"mod_add_{n}_inline", add) + func(f"mod_sub_{n}_inline", sub)
     store = [f"movq {s[j]}, {8 * j}(%[r])" for j in range(n)]
-    scratch = [f"s{j}" for j in range(n)] + ["m", "x"]
     out += storing_function(f"mod_add_{n}_to", add + store, scratch)
     out += storing_function(f"mod_sub_{n}_to", sub + store, scratch)
     return out
 
 
-def pdep_correction(s):
-    """After a subtraction chain: m = -1 on borrow, then p added back to the registers s."""
-    out = ["sbbq %[m], %[m]"]
+def masked_correction(s):
+    """After a subtraction chain: p added back to the registers s where it borrowed (see gen_add_sub)."""
+    out = ["sbbq %[m], %[m]", "testq %[m], %[m]"]
     for j, reg in enumerate(s):
-        out.append(f"pdepq {8 * j}(%[p]), %[m], %[x]")
-        out.append(f"{'addq' if j == 0 else 'adcq'} %[x], {reg}")
+        out += ["movq $0, %[x]", f"cmovnzq {8 * j}(%[p]), %[x]", f"adcxq %[x], {reg}"]
     return out
 
 
@@ -479,10 +495,9 @@ def gen_butterflies():
         body.append(("cmovc", v[j], tt[j]))
     d = tt[:n]  # free again once v is out
     def correction():
-        ops = [("sbb", "rdx", "rdx")]
+        ops = [("sbb", "rdx", "rdx"), ("test", "rdx", "rdx")]  # p_j or 0 added (see gen_add_sub)
         for j in range(n):
-            ops.append(("pdep", "r9", "rdx", ("mem", "r8", j)))
-            ops.append(("add" if j == 0 else "adc", d[j], "r9"))
+            ops += [("mov", "r9", "0"), ("cmovnz", "r9", ("mem", "r8", j)), ("adcx", d[j], "r9")]
         return ops
     for j in range(n):  # y = x - v (+ p on borrow)
         body.append(("mov", d[j], ("mem", "rdi", j)))
@@ -524,11 +539,11 @@ def gen_wide_add_sub():
         out += [f"{rest} {48 + 8 * j}(%[b]), {s[j]}" for j in range(6)]
         if op == "+":
             out += [f"{'subq' if j == 0 else 'sbbq'} {8 * j}(%[p]), {s[j]}" for j in range(6)]
-        out += pdep_correction(s)
+        out += masked_correction(s)
         out += [f"movq {s[j]}, {48 + 8 * j}(%[r])" for j in range(6)]
         return out
     lines = ["// (a + b) and (a - b) modulo p 2^384 for 768-bit a, b < p 2^384 (the lazy tower's",
-             "// unreduced products); the asm stores r, which may alias a or b. Need BMI2 (pdep).", ""]
+             "// unreduced products); the asm stores r, which may alias a or b. Need BMI2 and ADX.", ""]
     scratch = [f"s{j}" for j in range(6)] + ["t", "m", "x"]
     for name, op in (("wide_add_12_to", "+"), ("wide_sub_12_to", "-")):
         lines += storing_function(name, body(op), scratch)
@@ -553,7 +568,7 @@ def main():
     with open(os.path.join(outdir, "mont_mul_x86_64_inline.hpp"), "w") as f:
         text = gen_inline(4)
         tail = "}  // namespace c2lab::ff::detail\n"
-        extra = ["// (a + b) mod p and (a - b) mod p for a, b < p < 2^(64N-1); need BMI2 (pdep).", ""]
+        extra = ["// (a + b) mod p and (a - b) mod p for a, b < p < 2^(64N-1); need BMI2 and ADX.", ""]
         for n in (4, 6):
             extra += gen_add_sub(n)
         extra += gen_mul_add_inline(4)

@@ -513,14 +513,19 @@ c2lab_mont_butterflies_4:
     sbb r11, r15
     sbb r12, rbp
     sbb rdx, rdx
-    pdep r9, rdx, qword ptr [r8 + 0]
-    add r14, r9
-    pdep r9, rdx, qword ptr [r8 + 8]
-    adc r10, r9
-    pdep r9, rdx, qword ptr [r8 + 16]
-    adc r11, r9
-    pdep r9, rdx, qword ptr [r8 + 24]
-    adc r12, r9
+    test rdx, rdx
+    mov r9, 0
+    cmovnz r9, qword ptr [r8 + 0]
+    adcx r14, r9
+    mov r9, 0
+    cmovnz r9, qword ptr [r8 + 8]
+    adcx r10, r9
+    mov r9, 0
+    cmovnz r9, qword ptr [r8 + 16]
+    adcx r11, r9
+    mov r9, 0
+    cmovnz r9, qword ptr [r8 + 24]
+    adcx r12, r9
     mov qword ptr [rsi + 0], r14
     mov qword ptr [rsi + 8], r10
     mov qword ptr [rsi + 16], r11
@@ -538,14 +543,19 @@ c2lab_mont_butterflies_4:
     sbb r11, qword ptr [r8 + 16]
     sbb r12, qword ptr [r8 + 24]
     sbb rdx, rdx
-    pdep r9, rdx, qword ptr [r8 + 0]
-    add r14, r9
-    pdep r9, rdx, qword ptr [r8 + 8]
-    adc r10, r9
-    pdep r9, rdx, qword ptr [r8 + 16]
-    adc r11, r9
-    pdep r9, rdx, qword ptr [r8 + 24]
-    adc r12, r9
+    test rdx, rdx
+    mov r9, 0
+    cmovnz r9, qword ptr [r8 + 0]
+    adcx r14, r9
+    mov r9, 0
+    cmovnz r9, qword ptr [r8 + 8]
+    adcx r10, r9
+    mov r9, 0
+    cmovnz r9, qword ptr [r8 + 16]
+    adcx r11, r9
+    mov r9, 0
+    cmovnz r9, qword ptr [r8 + 24]
+    adcx r12, r9
     mov qword ptr [rdi + 0], r14
     mov qword ptr [rdi + 8], r10
     mov qword ptr [rdi + 16], r11
