@@ -3,7 +3,6 @@
 #include <filesystem>
 
 #include "pipeline/params_cache.hpp"
-#include "r1cs/constraint_matrices.hpp"
 
 namespace c2lab::pipeline {
 
@@ -19,11 +18,15 @@ std::string porep_pce_tag(const porep::porep_config& cfg, const r1cs::circuit_sh
     return cfg.registered_proof + " " + shape.digest_hex();
 }
 
-r1cs::precompiled_circuit build_porep_pce(const porep::porep_config& cfg, std::string tag) {
-    r1cs::constraint_matrices<> cs;
+r1cs::precompiled_circuit build_porep_pce(const porep::porep_config& cfg, std::string tag,
+                                          const r1cs::circuit_shape* shape) {
+    // Compiled as the blank circuit synthesizes: at 32 GiB the matrices with their field
+    // coefficients would take 52.8 GiB, the compiled rows 8.9 GB.
+    r1cs::pce_constraint_system<> cs;
+    if (shape) cs.reserve(shape->constraints, shape->matrix_entries);
     porep::stacked_circuit::blank(cfg).synthesize(cs);
     cs.enforce_input_constraints();
-    return r1cs::precompiled_circuit::from_matrices(cs, tag.empty() ? cfg.registered_proof : std::move(tag));
+    return std::move(cs).finish(tag.empty() ? cfg.registered_proof : std::move(tag));
 }
 
 std::shared_ptr<const r1cs::precompiled_circuit> ensure_porep_pce(
@@ -39,7 +42,7 @@ std::shared_ptr<const r1cs::precompiled_circuit> ensure_porep_pce(
     std::shared_ptr<const r1cs::precompiled_circuit> built;
     auto make = [&](const std::string& to) {
         say("building the pre-compiled circuit of " + cfg.registered_proof + " into " + to);
-        auto p = std::make_shared<const r1cs::precompiled_circuit>(build_porep_pce(cfg, tag));
+        auto p = std::make_shared<const r1cs::precompiled_circuit>(build_porep_pce(cfg, tag, &sc));
         if (p->shape() != shape || p->a_aux_density().count() != sc.a_aux_density ||
             p->b_input_density().count() != sc.b_input_density || p->b_aux_density().count() != sc.b_aux_density)
             throw error(errc::internal, "pre-compiled " + cfg.registered_proof +

@@ -28,7 +28,10 @@ std::string porep_pce_tag(const porep::porep_config& cfg, const r1cs::circuit_sh
 
 // The blank circuit's matrices (input rows included), compiled, with the given tag (empty:
 // the registered proof).
-r1cs::precompiled_circuit build_porep_pce(const porep::porep_config& cfg, std::string tag = {});
+// With the shape (count_porep_shape), its constraint and term counts reserve the rows' storage
+// once instead of growing it by doubling.
+r1cs::precompiled_circuit build_porep_pce(const porep::porep_config& cfg, std::string tag = {},
+                                          const r1cs::circuit_shape* shape = nullptr);
 
 // The cached pre-compiled circuit of cfg's shape (sc: count_porep_shape(cfg)), built and
 // saved first when the cache has none. A cached file that is refused (corrupt, another

@@ -88,6 +88,94 @@ private:
     size_t n_ = 0;
 };
 
+class precompiled_circuit;
+
+// Compiles constraints into pre-compiled rows as they come, one constraint at a time (its A,
+// B and C terms, then end_constraint()): the matrices are never held with their field
+// coefficients (40 bytes a term; 52.8 GiB for the 722,388,891 terms of a 32 GiB partition,
+// against 8 bytes a term here). Columns are tagged input or aux while the counts are still
+// open and renumbered by finish(). from_matrices and pce_constraint_system both go through it.
+class pce_compiler {
+public:
+    pce_compiler();
+    ~pce_compiler();
+    pce_compiler(pce_compiler&&) noexcept;
+    pce_compiler& operator=(pce_compiler&&) noexcept;
+
+    // Capacity for `rows` constraints and at most `entries` terms per matrix (an upper bound:
+    // memory that is never written is never backed by pages).
+    void reserve(uint64_t rows, uint64_t entries);
+    // A term of the current constraint in matrix m (0: A, 1: B, 2: C); zeros are dropped.
+    void add(unsigned m, variable v, const fr& k);
+    void end_constraint();
+    size_t num_constraints() const noexcept;
+    // The circuit, with num_inputs inputs (the one included) and num_aux aux variables. Throws
+    // errc::internal when a term names a variable past them, errc::bad_input when the counts
+    // do not fit u32 columns or the tag is longer than 256 bytes.
+    precompiled_circuit finish(size_t num_inputs, size_t num_aux, std::string tag) &&;
+
+private:
+    struct state;
+    std::unique_ptr<state> s_;
+};
+
+// A constraint system (the interface of constraint_matrices) that compiles as it goes: the
+// blank circuit synthesized into it, then enforce_input_constraints(), then finish().
+template <class Indexer = vec_indexer>
+class pce_constraint_system {
+public:
+    using indexer_type = Indexer;
+    using lc_type = linear_combination<Indexer>;
+
+    static constexpr variable one() noexcept { return variable::one(); }
+    // Optional: constraints and terms expected (r1cs/shape_pass.hpp counts both).
+    void reserve(uint64_t constraints, uint64_t entries) { compiler_.reserve(constraints, entries); }
+
+    template <class NameFn, class ValueFn>
+    variable alloc(NameFn&&, ValueFn&&) noexcept {
+        return variable::aux(aux_++);
+    }
+    template <class NameFn, class ValueFn>
+    variable alloc_input(NameFn&&, ValueFn&&) {
+        if (finished_) throw error(errc::internal, "pce_constraint_system: input allocated after the input constraints");
+        return variable::input(inputs_++);
+    }
+    template <class NameFn, class AFn, class BFn, class CFn>
+    void enforce(NameFn&&, AFn&& a_fn, BFn&& b_fn, CFn&& c_fn) {
+        add(0, std::invoke(std::forward<AFn>(a_fn), lc_type{}));
+        add(1, std::invoke(std::forward<BFn>(b_fn), lc_type{}));
+        add(2, std::invoke(std::forward<CFn>(c_fn), lc_type{}));
+        compiler_.end_constraint();
+    }
+    template <class NameFn>
+    void push_namespace(NameFn&&) noexcept {}
+    void pop_namespace() noexcept {}
+
+    // input_i * 0 = 0 for every input, as in proving_assignment. Once, after synthesis.
+    void enforce_input_constraints() {
+        if (finished_) throw error(errc::internal, "pce_constraint_system: input constraints enforced twice");
+        finished_ = true;
+        for (size_t i = 0; i < inputs_; ++i) {
+            compiler_.add(0, variable::input(i), fr::one());
+            compiler_.end_constraint();
+        }
+    }
+    size_t num_inputs() const noexcept { return inputs_; }
+    size_t num_aux() const noexcept { return aux_; }
+    precompiled_circuit finish(std::string tag = {}) &&;
+
+private:
+    // The terms in constraint_matrices' order: inputs, then aux, each by index.
+    void add(unsigned m, const lc_type& lc) {
+        for (const auto& [i, k] : lc.inputs()) compiler_.add(m, variable::input(i), k);
+        for (const auto& [i, k] : lc.aux()) compiler_.add(m, variable::aux(i), k);
+    }
+    pce_compiler compiler_;
+    size_t inputs_ = 1;  // the one
+    size_t aux_ = 0;
+    bool finished_ = false;
+};
+
 class precompiled_circuit {
 public:
     precompiled_circuit() = default;
@@ -147,6 +235,7 @@ public:
     }
 
 private:
+    friend class pce_compiler;
     void compute_densities();
     template <class Sink>
     void write_to(Sink& sink) const;
@@ -165,6 +254,12 @@ private:
 template <class Indexer>
 precompiled_circuit precompiled_circuit::from_matrices(const constraint_matrices<Indexer>& cs, std::string tag) {
     return from_matrices(cs.a(), cs.b(), cs.c(), cs.num_inputs(), cs.num_aux(), std::move(tag));
+}
+
+template <class Indexer>
+precompiled_circuit pce_constraint_system<Indexer>::finish(std::string tag) && {
+    if (!finished_) throw error(errc::internal, "pce_constraint_system: finish() before enforce_input_constraints()");
+    return std::move(compiler_).finish(inputs_, aux_, std::move(tag));
 }
 
 }  // namespace c2lab::r1cs

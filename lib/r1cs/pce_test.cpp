@@ -75,12 +75,21 @@ struct random_circuit {
     }
 };
 
+// Through the recorded matrices, and compiled as the circuit synthesizes (what the cache
+// builds): both must give the same circuit, file bytes included.
 template <class Circuit>
 precompiled_circuit compile(const Circuit& circuit, const std::string& tag = "test") {
     constraint_matrices<> m;
     circuit.synthesize(m);
     m.enforce_input_constraints();
-    return precompiled_circuit::from_matrices(m, tag);
+    precompiled_circuit recorded = precompiled_circuit::from_matrices(m, tag);
+    pce_constraint_system<> cs;
+    circuit.synthesize(cs);
+    cs.enforce_input_constraints();
+    const precompiled_circuit streamed = std::move(cs).finish(tag);
+    EXPECT_TRUE(streamed == recorded) << "pce_constraint_system and from_matrices differ";
+    EXPECT_EQ(streamed.serialize(), recorded.serialize());
+    return recorded;
 }
 
 // Every output of the two paths, compared exactly.
@@ -177,6 +186,31 @@ TEST(pce, evaluate_refuses_a_witness_of_another_shape) {
     EXPECT_THROW(pce.evaluate(in, aux), error);
 }
 
+TEST(pce, the_compiler_refuses_terms_past_the_assignment_and_unfinished_systems) {
+    pce_compiler comp;
+    comp.add(0, variable::aux(3), fr::from_u64(5));
+    comp.end_constraint();
+    try {
+        std::move(comp).finish(1, 3, "t");  // aux 3 of 3 aux variables: past the end
+        FAIL() << "finish accepted a term past the assignment";
+    } catch (const error& e) {
+        EXPECT_EQ(e.kind(), errc::internal);
+        EXPECT_NE(std::string(e.what()).find("matrix A term 0 names a variable past the assignment"), std::string::npos)
+            << e.what();
+    }
+    pce_compiler ok;
+    ok.add(1, variable::input(1), fr::from_u64(5));
+    ok.add(2, variable::aux(0), fr::zero());  // dropped
+    ok.end_constraint();
+    const precompiled_circuit p = std::move(ok).finish(2, 1, "t");
+    ASSERT_EQ(p.b().entries.size(), 1u);
+    EXPECT_EQ(p.b().entries[0].column, 1u);
+    EXPECT_EQ(p.c().entries.size(), 0u);
+    EXPECT_THROW(pce_compiler{}.finish(0, 1, "t"), error);  // no input: not even the one
+    pce_constraint_system<> cs;
+    EXPECT_THROW(std::move(cs).finish("t"), error);  // before enforce_input_constraints
+}
+
 TEST(pce, synth_mode_parses) {
     EXPECT_EQ(parse_synth_mode("direct"), synth_mode::direct);
     EXPECT_EQ(parse_synth_mode("pce"), synth_mode::pce);
@@ -195,10 +229,7 @@ TEST(pce, porep_2kib_matches_the_proving_assignment) {
     const porep::porep_config& cfg = porep::config_for_sector(2048);
     // The committed fixture datasets/fixtures/porep-2kib.json is this file (generator seed 1).
     const porep::c1_file file = porep::generate_c1(cfg, 1);
-    constraint_matrices<> m;
-    porep::stacked_circuit::blank(cfg).synthesize(m);
-    m.enforce_input_constraints();
-    const precompiled_circuit pce = precompiled_circuit::from_matrices(m, cfg.registered_proof);
+    const precompiled_circuit pce = compile(porep::stacked_circuit::blank(cfg), cfg.registered_proof);
     EXPECT_EQ(pce.num_constraints(), 2'687'921u + 40u);  // rust-fil-proofs' count + one row per input
     expect_paths_agree(porep::construct_circuit(cfg, file.phase1_out, 0), pce);
 }
