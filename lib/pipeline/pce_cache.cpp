@@ -51,7 +51,21 @@ std::shared_ptr<const r1cs::precompiled_circuit> ensure_porep_pce(
         p->save(to);
         built = std::move(p);
     };
+    // Mapped (r1cs/pce.hpp: open) when the file is more than a quarter of the memory
+    // available: the witness and a, b, c come beside it (32 GiB: 8.9 GB of file, 16.7 GB of
+    // witness); read into memory otherwise.
+    auto map_it = [&] {
+        std::error_code ec;
+        const auto bytes = fs::file_size(path, ec);
+        const std::uint64_t avail = available_memory_bytes();
+        return !ec && avail != 0 && std::uint64_t(bytes) > avail / 4;
+    };
     auto load = [&] {
+        if (map_it()) {
+            say("mapping the pre-compiled circuit " + path + " (larger than a quarter of the memory available)");
+            return std::make_shared<const r1cs::precompiled_circuit>(
+                r1cs::precompiled_circuit::open(path, &shape, &tag));
+        }
         return std::make_shared<const r1cs::precompiled_circuit>(
             r1cs::precompiled_circuit::load(path, &shape, &tag));
     };
@@ -61,6 +75,10 @@ std::shared_ptr<const r1cs::precompiled_circuit> ensure_porep_pce(
         if (line.rfind(waiting, 0) == 0) say("pre-compiled circuit: waiting" + line.substr(waiting.size()));
     };
     ensure_cached_params(path, make, lock_progress);
+    if (built && map_it()) {
+        built.reset();  // its memory back before the mapping takes its place
+        return load();
+    }
     if (built) return built;
     try {
         return load();
@@ -69,6 +87,7 @@ std::shared_ptr<const r1cs::precompiled_circuit> ensure_porep_pce(
         say(std::string(e.what()) + "; rebuilding it");
     }
     ensure_cached_params(path, make, lock_progress, /*force=*/true);
+    if (built && map_it()) built.reset();
     return built ? built : load();
 }
 

@@ -80,31 +80,53 @@ private:
     std::vector<fr> coeffs_;
 };
 
-// sum over a row of coefficient * z[column], z = inputs ++ aux.
-inline fr row_value(const pce_entry* e, const pce_entry* end, const fr* inputs, const fr* aux, uint32_t ni,
-                    const fr* coeffs) noexcept {
-    fr acc = fr::zero();
-    for (; e != end; ++e) {
-        const uint32_t col = e->column;
-        const fr& x = col < ni ? inputs[col] : aux[col - ni];
-        const uint32_t k = e->coeff;
-        if (k == id_one)
-            acc += x;
-        else if (k == id_minus_one)
-            acc -= x;
-        else if (x.is_one())  // a bit set: most multiplied entries weigh a bit by 2^i
-            acc += coeffs[k];
-        else if (!x.is_zero())
-            acc += x * coeffs[k];
-    }
-    return acc;
+// Loads from the rows' bytes (a mapped file's sections need not be 8-byte aligned).
+inline uint64_t load_u64(const uint8_t* p) noexcept {
+    uint64_t v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+inline pce_entry load_entry(const uint8_t* p) noexcept {
+    pce_entry e;
+    std::memcpy(&e, p, sizeof e);
+    return e;
 }
 
-void evaluate_rows(const pce_matrix& m, size_t lo, size_t hi, const fr* inputs, const fr* aux, uint32_t ni,
-                   const fr* coeffs, fr* out) noexcept {
-    const uint64_t* s = m.starts.data();
-    const pce_entry* e = m.entries.data();
-    for (size_t r = lo; r < hi; ++r) out[r] = row_value(e + s[r], e + s[r + 1], inputs, aux, ni, coeffs);
+// out[r] = sum over row r of coefficient * z[column], z = inputs ++ aux, for r in [lo, hi).
+// checked (a mapped file): every row start, column and coefficient id is checked as it is
+// read, errc::bad_input naming the matrix otherwise.
+template <bool checked>
+void evaluate_rows(const uint8_t* starts, const uint8_t* entries, uint64_t nnz, size_t lo, size_t hi,
+                   const fr* inputs, const fr* aux, uint32_t ni, uint64_t columns, const fr* coeffs, uint64_t dict,
+                   fr* out, const char* which) {
+    uint64_t s0 = load_u64(starts + 8 * lo);
+    for (size_t r = lo; r < hi; ++r) {
+        const uint64_t s1 = load_u64(starts + 8 * (r + 1));
+        if constexpr (checked)
+            if (s1 < s0 || s1 > nnz)
+                throw error(errc::bad_input, std::string("pre-compiled circuit: matrix ") + which + " row " +
+                                                 std::to_string(r) + " has bad bounds (the file changed after it was opened?)");
+        fr acc = fr::zero();
+        for (uint64_t i = s0; i < s1; ++i) {
+            const pce_entry e = load_entry(entries + 8 * i);
+            if constexpr (checked)
+                if (e.column >= columns || e.coeff >= dict)
+                    throw error(errc::bad_input, std::string("pre-compiled circuit: matrix ") + which + " entry " +
+                                                     std::to_string(i) +
+                                                     " out of range (the file changed after it was opened?)");
+            const fr& x = e.column < ni ? inputs[e.column] : aux[e.column - ni];
+            if (e.coeff == id_one)
+                acc += x;
+            else if (e.coeff == id_minus_one)
+                acc -= x;
+            else if (x.is_one())  // a bit set: most multiplied entries weigh a bit by 2^i
+                acc += coeffs[e.coeff];
+            else if (!x.is_zero())
+                acc += x * coeffs[e.coeff];
+        }
+        out[r] = acc;
+        s0 = s1;
+    }
 }
 
 // ---- the file ----
@@ -175,6 +197,38 @@ std::string shape_text(uint64_t constraints, uint64_t inputs, uint64_t aux) {
 
 }  // namespace
 
+// A read-only private mapping of a whole file.
+struct precompiled_circuit::mapping {
+    const uint8_t* data = nullptr;
+    size_t size = 0;
+    explicit mapping(const std::string& path) {
+        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) throw error(errc::io, "cannot open " + path + ": " + std::strerror(errno));
+        struct stat st {};
+        if (::fstat(fd, &st) != 0) {
+            const int e = errno;
+            ::close(fd);
+            throw error(errc::io, "cannot stat " + path + ": " + std::strerror(e));
+        }
+        size = static_cast<size_t>(st.st_size);
+        if (size > 0) {
+            void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+            const int e = errno;
+            ::close(fd);
+            if (p == MAP_FAILED) throw error(errc::io, "cannot map " + path + ": " + std::strerror(e));
+            data = static_cast<const uint8_t*>(p);
+            ::madvise(p, size, MADV_SEQUENTIAL);  // advice only: read ahead, drop behind
+        } else {
+            ::close(fd);
+        }
+    }
+    ~mapping() {
+        if (data) ::munmap(const_cast<uint8_t*>(data), size);
+    }
+    mapping(const mapping&) = delete;
+    mapping& operator=(const mapping&) = delete;
+};
+
 // ---- the compiler ----
 
 // Until finish() knows the counts, a column is tagged: input i as input_bit | i, aux j as j.
@@ -243,6 +297,7 @@ precompiled_circuit pce_compiler::finish(size_t num_inputs, size_t num_aux, std:
     p.a_ = std::move(s_->m[0]);
     p.b_ = std::move(s_->m[1]);
     p.c_ = std::move(s_->m[2]);
+    for (int k = 0; k < 3; ++k) p.nnz_[k] = p.view(k).nnz;
     p.coeffs_ = s_->dict.take();
     p.compute_densities();
     return p;
@@ -264,19 +319,33 @@ precompiled_circuit precompiled_circuit::from_matrices(const sparse_matrix& a, c
     return std::move(comp).finish(num_inputs, num_aux, std::move(tag));
 }
 
+precompiled_circuit::rows_view precompiled_circuit::view(int k) const noexcept {
+    if (map_) {
+        const uint8_t* base = map_->data;
+        return {base + map_starts_[k], base + map_entries_[k], nnz_[k]};
+    }
+    const pce_matrix& m = k == 0 ? a_ : (k == 1 ? b_ : c_);
+    return {reinterpret_cast<const uint8_t*>(m.starts.data()), reinterpret_cast<const uint8_t*>(m.entries.data()),
+            m.entries.size()};
+}
+
 void precompiled_circuit::compute_densities() {
     const uint32_t ni = static_cast<uint32_t>(num_inputs_);
     a_aux_density_ = density_bitmap(num_aux_);
     b_input_density_ = density_bitmap(num_inputs_);
     b_aux_density_ = density_bitmap(num_aux_);
     // Zero coefficients were dropped: every entry marks its variable. A's inputs untracked.
-    for (const pce_entry& e : a_.entries)
-        if (e.column >= ni) a_aux_density_.set(e.column - ni);
-    for (const pce_entry& e : b_.entries) {
-        if (e.column < ni)
-            b_input_density_.set(e.column);
+    const rows_view a = view(0), b = view(1);
+    for (uint64_t i = 0; i < a.nnz; ++i) {
+        const uint32_t col = load_entry(a.entries + 8 * i).column;
+        if (col >= ni) a_aux_density_.set(col - ni);
+    }
+    for (uint64_t i = 0; i < b.nnz; ++i) {
+        const uint32_t col = load_entry(b.entries + 8 * i).column;
+        if (col < ni)
+            b_input_density_.set(col);
         else
-            b_aux_density_.set(e.column - ni);
+            b_aux_density_.set(col - ni);
     }
 }
 
@@ -290,21 +359,37 @@ void precompiled_circuit::evaluate(std::span<const fr> inputs, std::span<const f
     if (a.size() != num_constraints_ || b.size() != num_constraints_ || c.size() != num_constraints_)
         throw error(errc::bad_input, "precompiled_circuit: output of the wrong size");
     const uint32_t ni = static_cast<uint32_t>(num_inputs_);
+    const uint64_t columns = num_inputs_ + num_aux_, dict = coeffs_.size();
     const fr* in = inputs.data();
     const fr* ax = aux.data();
     const fr* k = coeffs_.data();
-    auto body = [&](size_t lo, size_t hi) {
-        evaluate_rows(a_, lo, hi, in, ax, ni, k, a.data());
-        evaluate_rows(b_, lo, hi, in, ax, ni, k, b.data());
-        evaluate_rows(c_, lo, hi, in, ax, ni, k, c.data());
+    const rows_view v[3] = {view(0), view(1), view(2)};
+    fr* out[3] = {a.data(), b.data(), c.data()};
+    const char* names[3] = {"A", "B", "C"};
+    const bool checked = mapped();
+    // A mapped file matrix after matrix (each read once, in order); memory row block after
+    // row block, the three matrices together.
+    auto rows = [&](int m, size_t lo, size_t hi) {
+        if (checked)
+            evaluate_rows<true>(v[m].starts, v[m].entries, v[m].nnz, lo, hi, in, ax, ni, columns, k, dict, out[m], names[m]);
+        else
+            evaluate_rows<false>(v[m].starts, v[m].entries, v[m].nnz, lo, hi, in, ax, ni, columns, k, dict, out[m], names[m]);
     };
-    if (parallel::arena_concurrency() == 1) {
-        body(0, num_constraints_);
-        return;
-    }
     // About 5 entries per row and 4 ns per entry: 2^14 rows are a few hundred microseconds
     // per chunk, well above a oneTBB task's microsecond.
-    parallel::for_chunks(num_constraints_, size_t{1} << 14, body);
+    const bool serial = parallel::arena_concurrency() == 1;
+    if (checked) {
+        for (int m = 0; m < 3; ++m) {
+            if (serial) rows(m, 0, num_constraints_);
+            else parallel::for_chunks(num_constraints_, size_t{1} << 14, [&](size_t lo, size_t hi) { rows(m, lo, hi); });
+        }
+        return;
+    }
+    auto body = [&](size_t lo, size_t hi) {
+        for (int m = 0; m < 3; ++m) rows(m, lo, hi);
+    };
+    if (serial) body(0, num_constraints_);
+    else parallel::for_chunks(num_constraints_, size_t{1} << 14, body);
 }
 
 precompiled_circuit::evaluation precompiled_circuit::evaluate(std::span<const fr> inputs, std::span<const fr> aux,
@@ -319,6 +404,7 @@ precompiled_circuit::evaluation precompiled_circuit::evaluate(std::span<const fr
 
 template <class Sink>
 void precompiled_circuit::write_to(Sink& s) const {
+    if (map_) throw error(errc::internal, "precompiled_circuit: a mapped circuit is written by the file it maps");
     s.put(magic, sizeof magic);
     s.put_le(format_version);
     s.put_le(static_cast<uint32_t>(tag_.size()));
@@ -370,6 +456,14 @@ public:
         if (n > b_.size() - pos_) bad(name_, "truncated");
         if (n) std::memcpy(p, b_.data() + pos_, n);
         pos_ += n;
+    }
+    uint64_t pos() const noexcept { return pos_; }
+    // The next n bytes where they are, no copy.
+    const uint8_t* next(size_t n) {
+        if (n > b_.size() - pos_) bad(name_, "truncated");
+        const uint8_t* p = b_.data() + pos_;
+        pos_ += n;
+        return p;
     }
 
 private:
@@ -430,6 +524,13 @@ public:
         get(&v, sizeof v);
         return v;
     }
+    // Hashes the next n bytes where they lie (a source in memory); returns their offset.
+    uint64_t skip(size_t n) {
+        const uint64_t at = src_.pos();
+        const uint8_t* p = src_.next(n);
+        if (n && EVP_DigestUpdate(md_.ctx, p, n) != 1) throw error(errc::internal, "precompiled_circuit: SHA-256 failed");
+        return at;
+    }
     // Reads the stored digest (not hashed) and compares.
     void check_digest() {
         uint8_t stored[digest_bytes], d[EVP_MAX_MD_SIZE];
@@ -451,7 +552,8 @@ private:
 
 template <class Source>
 precompiled_circuit precompiled_circuit::read_from(Source& src, const std::string& name,
-                                                   const capacity_hint* expected, const std::string* expected_tag) {
+                                                   const capacity_hint* expected, const std::string* expected_tag,
+                                                   std::shared_ptr<const mapping> map) {
     static_assert(std::endian::native == std::endian::little);
     const uint64_t file_size = src.size();
     if (file_size < header_bytes + digest_bytes)
@@ -498,6 +600,13 @@ precompiled_circuit precompiled_circuit::read_from(Source& src, const std::strin
     precompiled_circuit p;
     pce_matrix* ms[3] = {&p.a_, &p.b_, &p.c_};
     for (int k = 0; k < 3; ++k) {
+        if constexpr (requires { src.next(0); }) {
+            if (map) {  // hashed where they lie in the mapping
+                p.map_starts_[k] = r.skip((constraints + 1) * sizeof(uint64_t));
+                p.map_entries_[k] = r.skip(nnz[k] * sizeof(pce_entry));
+                continue;
+            }
+        }
         pce_matrix& mx = *ms[k];
         mx.starts.resize(constraints + 1);
         r.get(mx.starts.data(), mx.starts.size() * sizeof(uint64_t));
@@ -517,6 +626,8 @@ precompiled_circuit precompiled_circuit::read_from(Source& src, const std::strin
     p.num_inputs_ = inputs;
     p.num_aux_ = aux;
     p.tag_ = std::move(tag);
+    for (int k = 0; k < 3; ++k) p.nnz_[k] = nnz[k];
+    p.map_ = std::move(map);
     p.coeffs_.reserve(dict);
     for (uint64_t i = 0; i < dict; ++i)
         p.coeffs_.push_back(fr::from_bytes_le(std::span<const uint8_t, fr::bytes>(dict_bytes.data() + i * fr::bytes, fr::bytes),
@@ -526,18 +637,23 @@ precompiled_circuit precompiled_circuit::read_from(Source& src, const std::strin
     const char* names[3] = {"A", "B", "C"};
     const uint64_t columns = inputs + aux;
     for (int k = 0; k < 3; ++k) {
-        const pce_matrix& mx = *ms[k];
-        if (mx.starts.front() != 0 || mx.starts.back() != nnz[k])
+        const rows_view v = p.view(k);
+        if (load_u64(v.starts) != 0 || load_u64(v.starts + 8 * constraints) != nnz[k])
             bad(name, std::string("matrix ") + names[k] + ": row starts do not span its " + std::to_string(nnz[k]) +
                           " entries");
-        for (size_t i = 1; i < mx.starts.size(); ++i)
-            if (mx.starts[i] < mx.starts[i - 1])
-                bad(name, std::string("matrix ") + names[k] + ": row " + std::to_string(i - 1) +
-                              " ends before it starts");
-        for (size_t i = 0; i < mx.entries.size(); ++i)
-            if (mx.entries[i].column >= columns || mx.entries[i].coeff >= dict)
+        uint64_t prev = 0;
+        for (uint64_t i = 1; i <= constraints; ++i) {
+            const uint64_t s = load_u64(v.starts + 8 * i);
+            if (s < prev)
+                bad(name, std::string("matrix ") + names[k] + ": row " + std::to_string(i - 1) + " ends before it starts");
+            prev = s;
+        }
+        for (uint64_t i = 0; i < nnz[k]; ++i) {
+            const pce_entry e = load_entry(v.entries + 8 * i);
+            if (e.column >= columns || e.coeff >= dict)
                 bad(name, std::string("matrix ") + names[k] + ": entry " + std::to_string(i) +
                               " names a column or coefficient out of range");
+        }
     }
     p.compute_densities();
     return p;
@@ -553,6 +669,13 @@ precompiled_circuit precompiled_circuit::load(const std::string& path, const cap
                                               const std::string* expected_tag) {
     fd_source src(path);
     return read_from(src, path, expected, expected_tag);
+}
+
+precompiled_circuit precompiled_circuit::open(const std::string& path, const capacity_hint* expected,
+                                              const std::string* expected_tag) {
+    auto map = std::make_shared<const mapping>(path);
+    span_source src(std::span<const uint8_t>(map->data, map->size), path);
+    return read_from(src, path, expected, expected_tag, std::move(map));
 }
 
 }  // namespace c2lab::r1cs

@@ -193,11 +193,13 @@ public:
     size_t num_inputs() const noexcept { return num_inputs_; }
     size_t num_aux() const noexcept { return num_aux_; }
     const std::string& tag() const noexcept { return tag_; }
+    // The matrices of a circuit held in memory (empty for a mapped one, see open).
     const pce_matrix& a() const noexcept { return a_; }
     const pce_matrix& b() const noexcept { return b_; }
     const pce_matrix& c() const noexcept { return c_; }
     const std::vector<fr>& coefficients() const noexcept { return coeffs_; }
-    size_t num_entries() const noexcept { return a_.entries.size() + b_.entries.size() + c_.entries.size(); }
+    size_t num_entries() const noexcept { return nnz_[0] + nnz_[1] + nnz_[2]; }
+    bool mapped() const noexcept { return map_ != nullptr; }
 
     const density_bitmap& a_aux_density() const noexcept { return a_aux_density_; }
     const density_bitmap& b_input_density() const noexcept { return b_input_density_; }
@@ -226,6 +228,15 @@ public:
     void save(const std::string& path) const;
     static precompiled_circuit load(const std::string& path, const capacity_hint* expected = nullptr,
                                     const std::string* expected_tag = nullptr);
+    // The file mapped instead of read: the same checks as load, in one pass over the mapping,
+    // and no copy of the matrices; evaluate reads their rows from the mapping, where the page
+    // cache holds them as long as memory allows and drops them under pressure (they are read
+    // again from the file). For circuits whose matrices do not fit beside the witness: a 32 GiB
+    // partition's file is 8.9 GB, its witness and a, b, c 16.7 GB. evaluate checks every row
+    // start, column and coefficient id again as it reads them (the file could change under
+    // the mapping). A mapped circuit cannot be saved or serialized (errc::internal).
+    static precompiled_circuit open(const std::string& path, const capacity_hint* expected = nullptr,
+                                    const std::string* expected_tag = nullptr);
 
     // Equal matrices, dictionary, shape and tag.
     friend bool operator==(const precompiled_circuit& x, const precompiled_circuit& y) {
@@ -236,18 +247,29 @@ public:
 
 private:
     friend class pce_compiler;
+    struct mapping;
+    // A matrix's row starts (u64) and entries as bytes: the vectors, or the mapped file.
+    struct rows_view {
+        const uint8_t* starts;
+        const uint8_t* entries;
+        uint64_t nnz;
+    };
+    rows_view view(int k) const noexcept;
     void compute_densities();
     template <class Sink>
     void write_to(Sink& sink) const;
     // The one reader behind deserialize (bytes) and load (a file, read section by section).
     template <class Source>
     static precompiled_circuit read_from(Source& src, const std::string& name, const capacity_hint* expected,
-                                         const std::string* expected_tag);
+                                         const std::string* expected_tag, std::shared_ptr<const mapping> map = {});
 
     size_t num_constraints_ = 0, num_inputs_ = 0, num_aux_ = 0;
     std::string tag_;
     std::vector<fr> coeffs_;
     pce_matrix a_, b_, c_;
+    uint64_t nnz_[3] = {0, 0, 0};
+    std::shared_ptr<const mapping> map_;  // mapped: the file; the matrices' offsets in it
+    uint64_t map_starts_[3] = {0, 0, 0}, map_entries_[3] = {0, 0, 0};
     density_bitmap a_aux_density_, b_input_density_, b_aux_density_;
 };
 

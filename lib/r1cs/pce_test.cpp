@@ -354,14 +354,23 @@ TEST_F(pce_file, load_refuses_corrupt_files_as_deserialize_does) {
         ASSERT_EQ(std::fwrite(b.data(), 1, b.size(), f), b.size());
         std::fclose(f);
     };
+    // load and open (mapped) must refuse alike.
     auto load_refusal = [&]() -> std::string {
+        std::string loaded, opened;
         try {
             precompiled_circuit::load(path);
         } catch (const error& e) {
             EXPECT_EQ(e.kind(), errc::bad_input);
-            return e.what();
+            loaded = e.what();
         }
-        return "";
+        try {
+            precompiled_circuit::open(path);
+        } catch (const error& e) {
+            EXPECT_EQ(e.kind(), errc::bad_input);
+            opened = e.what();
+        }
+        EXPECT_EQ(opened, loaded);
+        return loaded;
     };
     write(std::span<const uint8_t>(bytes_).first(bytes_.size() - 7));
     std::string m = load_refusal();
@@ -371,8 +380,64 @@ TEST_F(pce_file, load_refuses_corrupt_files_as_deserialize_does) {
     b[b.size() / 3] ^= 4;
     write(b);
     EXPECT_NE(load_refusal().find("checksum mismatch"), std::string::npos);
+    // A bad column under a valid checksum: found by the checks after it.
+    b = bytes_;
+    const uint64_t tag_len = 11, dict = pce_.coefficients().size(), rows = pce_.num_constraints() + 1;
+    const size_t first_entry_of_a = off_tag + tag_len + dict * 32 + rows * 8;
+    b[first_entry_of_a + 3] = 0xff;  // column 0xff......: past every variable
+    reseal(b);
+    write(b);
+    EXPECT_NE(load_refusal().find("matrix A: entry 0 names a column or coefficient out of range"), std::string::npos);
     write(bytes_);
     EXPECT_EQ(precompiled_circuit::load(path), pce_);
+}
+
+TEST_F(pce_file, a_mapped_file_evaluates_as_the_loaded_one) {
+    const std::string path = (dir_ / "m.pce").string();
+    pce_.save(path);
+    const capacity_hint shape = pce_.shape();
+    const std::string tag = "random-3000";
+    const precompiled_circuit m = precompiled_circuit::open(path, &shape, &tag);
+    ASSERT_TRUE(m.mapped());
+    EXPECT_FALSE(pce_.mapped());
+    EXPECT_TRUE(m.a().entries.empty());  // nothing copied
+    EXPECT_EQ(m.num_entries(), pce_.num_entries());
+    EXPECT_EQ(m.coefficients(), pce_.coefficients());
+    expect_paths_agree(random_circuit{7, 500, 3000, 3}, m, 1);
+    expect_paths_agree(random_circuit{7, 500, 3000, 3}, m, 2);
+    EXPECT_THROW(m.serialize(), error);  // its bytes are the file's
+    // A shape or tag it is not refused, as load does.
+    capacity_hint other = shape;
+    other.constraints += 1;
+    EXPECT_THROW(precompiled_circuit::open(path, &other), error);
+    const std::string other_tag = "StackedDrg2KiBV1_1";
+    EXPECT_THROW(precompiled_circuit::open(path, nullptr, &other_tag), error);
+}
+
+TEST_F(pce_file, a_mapped_file_changed_after_opening_is_caught_by_evaluate) {
+    const std::string path = (dir_ / "c.pce").string();
+    pce_.save(path);
+    const precompiled_circuit m = precompiled_circuit::open(path);
+    // Overwrite the first entry of B in place (the mapping is of the file: Linux shows the
+    // change through it), a column past every variable.
+    const uint64_t tag_len = 11, dict = pce_.coefficients().size(), rows = pce_.num_constraints() + 1;
+    const size_t first_entry_of_b = off_tag + tag_len + dict * 32 + rows * 8 + pce_.a().entries.size() * 8 + rows * 8;
+    std::FILE* f = std::fopen(path.c_str(), "r+b");
+    ASSERT_NE(f, nullptr);
+    ASSERT_EQ(std::fseek(f, long(first_entry_of_b), SEEK_SET), 0);
+    const uint8_t bad[4] = {0xff, 0xff, 0xff, 0x7f};
+    ASSERT_EQ(std::fwrite(bad, 1, sizeof bad, f), sizeof bad);
+    std::fclose(f);
+    witness_assignment wa;
+    random_circuit{7, 500, 3000, 3}.synthesize(wa);
+    wa.enforce_input_constraints();
+    try {
+        m.evaluate(wa.input_assignment(), wa.aux_assignment());
+        FAIL() << "a column past every variable was evaluated";
+    } catch (const error& e) {
+        EXPECT_EQ(e.kind(), errc::bad_input);
+        EXPECT_NE(std::string(e.what()).find("matrix B entry 0 out of range"), std::string::npos) << e.what();
+    }
 }
 
 TEST_F(pce_file, a_missing_file_is_an_io_error) {
