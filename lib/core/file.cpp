@@ -2,9 +2,11 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cerrno>
@@ -203,6 +205,57 @@ void install_signal_cleanup() {
             ::sigaction(sig, &sa, nullptr);
         }
     });
+}
+
+readonly_fd::readonly_fd(const std::string& path, const std::string& context) {
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) throw error(errc::io, context + "cannot open " + path + ": " + sys_error());
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0) {
+        const std::string e = sys_error();
+        ::close(fd_);
+        throw error(errc::io, context + "cannot stat " + path + ": " + e);
+    }
+    size_ = static_cast<size_t>(st.st_size);
+}
+
+readonly_fd::~readonly_fd() { ::close(fd_); }
+
+void read_exact(int fd, uint8_t* p, size_t n, const std::string& path, const std::string& context) {
+    while (n > 0) {
+        const ssize_t r = ::read(fd, p, std::min<size_t>(n, size_t{1} << 30));
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0)
+            throw error(errc::io, context + "cannot read " + path + ": " +
+                                      (r < 0 ? sys_error() : std::string("the file shrank while being read")));
+        p += r;
+        n -= static_cast<size_t>(r);
+    }
+}
+
+mapped_file::mapped_file(const std::string& path, const std::string& context) {
+    const readonly_fd fd(path, context);
+    size_ = fd.size();
+    if (size_ > 0) {
+        void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd.get(), 0);
+        if (p == MAP_FAILED) throw error(errc::io, context + "cannot map " + path + ": " + sys_error());
+        data_ = static_cast<const uint8_t*>(p);
+    }
+}
+
+mapped_file::~mapped_file() {
+    if (data_) ::munmap(const_cast<uint8_t*>(data_), size_);
+}
+
+void mapped_file::release(const uint8_t* begin, const uint8_t* end) const noexcept {
+    const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+    const uintptr_t lo = (reinterpret_cast<uintptr_t>(begin) + page - 1) / page * page;
+    const uintptr_t hi = reinterpret_cast<uintptr_t>(end) / page * page;
+    if (hi > lo) ::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_DONTNEED);
+}
+
+void mapped_file::advise_sequential() const noexcept {
+    if (data_) ::madvise(const_cast<uint8_t*>(data_), size_, MADV_SEQUENTIAL);
 }
 
 std::vector<uint8_t> read_file(const std::string& path) {

@@ -27,6 +27,47 @@ namespace c2lab {
 
 std::vector<uint8_t> read_file(const std::string& path);
 
+// An open, read-only file descriptor and the file's size; closed on destruction. errc::io
+// "<context>cannot open <path>: <reason>" (or cannot stat).
+class readonly_fd {
+public:
+    explicit readonly_fd(const std::string& path, const std::string& context = {});
+    ~readonly_fd();
+    readonly_fd(const readonly_fd&) = delete;
+    readonly_fd& operator=(const readonly_fd&) = delete;
+    int get() const noexcept { return fd_; }
+    size_t size() const noexcept { return size_; }
+
+private:
+    int fd_ = -1;
+    size_t size_ = 0;
+};
+
+// n bytes from fd's current offset into p (short reads and EINTR retried); errc::io
+// "<context>cannot read <path>: <reason>", or that the file shrank when it ends first.
+void read_exact(int fd, uint8_t* p, size_t n, const std::string& path, const std::string& context = {});
+
+// A whole file mapped read-only and private; unmapped on destruction. Its pages come in as
+// they are touched and, being the file's, can be dropped again under memory pressure.
+class mapped_file {
+public:
+    explicit mapped_file(const std::string& path, const std::string& context = {});
+    ~mapped_file();
+    mapped_file(const mapped_file&) = delete;
+    mapped_file& operator=(const mapped_file&) = delete;
+    std::span<const uint8_t> bytes() const noexcept { return {data_, size_}; }
+    // Drops the pages wholly inside [begin, end) from this process (MADV_DONTNEED): they stay
+    // in the page cache, and a later touch maps them again with their contents (a private
+    // mapping that was never written).
+    void release(const uint8_t* begin, const uint8_t* end) const noexcept;
+    // Advice (MADV_SEQUENTIAL): read ahead, and drop pages behind the reader first.
+    void advise_sequential() const noexcept;
+
+private:
+    const uint8_t* data_ = nullptr;
+    size_t size_ = 0;
+};
+
 // Writes all of data to fd (retrying short writes and EINTR); `name` is for the message.
 void write_all(int fd, const uint8_t* data, size_t size, const std::string& name);
 

@@ -31,8 +31,6 @@ using ff::fp;
 constexpr size_t g1_bytes = 96, g2_bytes = 192, digest_bytes = 32;
 constexpr size_t n_counts = 9;
 
-std::string sys_error() { return std::strerror(errno); }
-
 // ---- writing ------------------------------------------------------------------------
 
 class hashing_writer {
@@ -106,86 +104,25 @@ private:
 
 // ---- reading ------------------------------------------------------------------------
 
-// An open, read-only file descriptor and the file's size; closed on destruction.
-class readonly_fd {
-public:
-    explicit readonly_fd(const std::string& path) {
-        fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd_ < 0) throw error(errc::io, "read_parameters: cannot open " + path + ": " + sys_error());
-        struct stat st {};
-        if (::fstat(fd_, &st) != 0) {
-            std::string e = sys_error();
-            ::close(fd_);
-            throw error(errc::io, "read_parameters: cannot stat " + path + ": " + e);
-        }
-        size_ = static_cast<size_t>(st.st_size);
-    }
-    ~readonly_fd() { ::close(fd_); }
-    readonly_fd(const readonly_fd&) = delete;
-    readonly_fd& operator=(const readonly_fd&) = delete;
-    int get() const noexcept { return fd_; }
-    size_t size() const noexcept { return size_; }
-
-private:
-    int fd_ = -1;
-    size_t size_ = 0;
-};
-
-// The file mapped read-only (params_io::mmap): pages come in as the decoder touches them.
-class mapped_file {
-public:
-    explicit mapped_file(const std::string& path) {
-        const readonly_fd fd(path);
-        size_ = fd.size();
-        if (size_ > 0) {
-            void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd.get(), 0);
-            if (p == MAP_FAILED) throw error(errc::io, "read_parameters: cannot map " + path + ": " + sys_error());
-            data_ = static_cast<const uint8_t*>(p);
-        }
-    }
-    ~mapped_file() {
-        if (data_) ::munmap(const_cast<uint8_t*>(data_), size_);
-    }
-    mapped_file(const mapped_file&) = delete;
-    mapped_file& operator=(const mapped_file&) = delete;
-    std::span<const uint8_t> bytes() const noexcept { return {data_, size_}; }
-    // Drops the pages wholly inside [begin, end) from this process (MADV_DONTNEED): they stay
-    // in the page cache, and a later touch maps them again with their contents (a private
-    // mapping that was never written). Without it the decoder's pass over the file would
-    // keep the whole file resident beside the decoded points, twice the parameters at the
-    // peak of the load (2 KiB: a 2.19 GB peak RSS of `prove` for 1.1 GB of parameters).
-    void release(const uint8_t* begin, const uint8_t* end) const noexcept {
-        const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
-        const uintptr_t lo = (reinterpret_cast<uintptr_t>(begin) + page - 1) / page * page;
-        const uintptr_t hi = reinterpret_cast<uintptr_t>(end) / page * page;
-        if (hi > lo) ::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_DONTNEED);
-    }
-
-private:
-    const uint8_t* data_ = nullptr;
-    size_t size_ = 0;
-};
+// The file mapped (params_io::mmap, core/file.hpp's mapped_file): pages come in as the decoder
+// touches them, and decode hands back (release) what both the hash and the decoder have passed.
+// Without it the decoder's pass over the file would keep the whole file resident beside the
+// decoded points, twice the parameters at the peak of the load (2 KiB: a 2.19 GB peak RSS of
+// `prove` for 1.1 GB of parameters).
+constexpr const char* read_context = "read_parameters: ";
 
 // The whole file read into memory with read(2) first (params_io::read).
 class read_file_bytes {
 public:
     explicit read_file_bytes(const std::string& path) {
-        const readonly_fd fd(path);
+        const readonly_fd fd(path, read_context);
         try {
             data_.resize(fd.size());
         } catch (const std::bad_alloc&) {
             throw error(errc::resource, "read_parameters: " + path + ": cannot allocate " + std::to_string(fd.size()) +
                                             " bytes to read it (try params_io=mmap)");
         }
-        size_t done = 0;
-        while (done < data_.size()) {
-            const ssize_t n = ::read(fd.get(), data_.data() + done, std::min<size_t>(data_.size() - done, size_t{1} << 30));
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0)
-                throw error(errc::io, "read_parameters: cannot read " + path + ": " +
-                                          (n < 0 ? sys_error() : std::string("the file shrank while being read")));
-            done += static_cast<size_t>(n);
-        }
+        read_exact(fd.get(), data_.data(), data_.size(), path, read_context);
     }
     std::span<const uint8_t> bytes() const noexcept { return data_; }
 
@@ -453,7 +390,7 @@ parameters read_parameters(const std::string& path, params_io io) {
         const read_file_bytes file(path);
         return decode_parameters(path, file.bytes());
     }
-    const mapped_file file(path);
+    const mapped_file file(path, read_context);
     return decode(path, file.bytes(), [&](const uint8_t* b, const uint8_t* e) { file.release(b, e); });
 }
 

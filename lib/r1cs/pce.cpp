@@ -197,38 +197,6 @@ std::string shape_text(uint64_t constraints, uint64_t inputs, uint64_t aux) {
 
 }  // namespace
 
-// A read-only private mapping of a whole file.
-struct precompiled_circuit::mapping {
-    const uint8_t* data = nullptr;
-    size_t size = 0;
-    explicit mapping(const std::string& path) {
-        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0) throw error(errc::io, "cannot open " + path + ": " + std::strerror(errno));
-        struct stat st {};
-        if (::fstat(fd, &st) != 0) {
-            const int e = errno;
-            ::close(fd);
-            throw error(errc::io, "cannot stat " + path + ": " + std::strerror(e));
-        }
-        size = static_cast<size_t>(st.st_size);
-        if (size > 0) {
-            void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-            const int e = errno;
-            ::close(fd);
-            if (p == MAP_FAILED) throw error(errc::io, "cannot map " + path + ": " + std::strerror(e));
-            data = static_cast<const uint8_t*>(p);
-            ::madvise(p, size, MADV_SEQUENTIAL);  // advice only: read ahead, drop behind
-        } else {
-            ::close(fd);
-        }
-    }
-    ~mapping() {
-        if (data) ::munmap(const_cast<uint8_t*>(data), size);
-    }
-    mapping(const mapping&) = delete;
-    mapping& operator=(const mapping&) = delete;
-};
-
 // ---- the compiler ----
 
 // Until finish() knows the counts, a column is tagged: input i as input_bit | i, aux j as j.
@@ -321,7 +289,7 @@ precompiled_circuit precompiled_circuit::from_matrices(const sparse_matrix& a, c
 
 precompiled_circuit::rows_view precompiled_circuit::view(int k) const noexcept {
     if (map_) {
-        const uint8_t* base = map_->data;
+        const uint8_t* base = map_->bytes().data();
         return {base + map_starts_[k], base + map_entries_[k], nnz_[k]};
     }
     const pce_matrix& m = k == 0 ? a_ : (k == 1 ? b_ : c_);
@@ -474,38 +442,15 @@ private:
 
 class fd_source {
 public:
-    explicit fd_source(const std::string& path) : name_(path) {
-        fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd_ < 0) throw error(errc::io, "cannot open " + path + ": " + std::strerror(errno));
-        struct stat st {};
-        if (::fstat(fd_, &st) != 0) {
-            const int e = errno;
-            ::close(fd_);
-            throw error(errc::io, "cannot stat " + path + ": " + std::strerror(e));
-        }
-        size_ = static_cast<uint64_t>(st.st_size);
-        ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);  // advice only
+    explicit fd_source(const std::string& path) : name_(path), fd_(path) {
+        ::posix_fadvise(fd_.get(), 0, 0, POSIX_FADV_SEQUENTIAL);  // advice only
     }
-    ~fd_source() { ::close(fd_); }
-    fd_source(const fd_source&) = delete;
-    fd_source& operator=(const fd_source&) = delete;
-    uint64_t size() const noexcept { return size_; }
-    void get(void* p, size_t n) {
-        auto* b = static_cast<uint8_t*>(p);
-        while (n > 0) {
-            const ssize_t r = ::read(fd_, b, std::min<size_t>(n, size_t{1} << 30));
-            if (r < 0 && errno == EINTR) continue;
-            if (r < 0) throw error(errc::io, "cannot read " + name_ + ": " + std::strerror(errno));
-            if (r == 0) bad(name_, "truncated (the file shrank while it was read)");
-            b += r;
-            n -= static_cast<size_t>(r);
-        }
-    }
+    uint64_t size() const noexcept { return fd_.size(); }
+    void get(void* p, size_t n) { read_exact(fd_.get(), static_cast<uint8_t*>(p), n, name_); }
 
 private:
     std::string name_;
-    int fd_ = -1;
-    uint64_t size_ = 0;
+    readonly_fd fd_;
 };
 
 // Reads from a source and hashes what it reads.
@@ -553,7 +498,7 @@ private:
 template <class Source>
 precompiled_circuit precompiled_circuit::read_from(Source& src, const std::string& name,
                                                    const capacity_hint* expected, const std::string* expected_tag,
-                                                   std::shared_ptr<const mapping> map) {
+                                                   std::shared_ptr<const mapped_file> map) {
     static_assert(std::endian::native == std::endian::little);
     const uint64_t file_size = src.size();
     if (file_size < header_bytes + digest_bytes)
@@ -673,8 +618,9 @@ precompiled_circuit precompiled_circuit::load(const std::string& path, const cap
 
 precompiled_circuit precompiled_circuit::open(const std::string& path, const capacity_hint* expected,
                                               const std::string* expected_tag) {
-    auto map = std::make_shared<const mapping>(path);
-    span_source src(std::span<const uint8_t>(map->data, map->size), path);
+    auto map = std::make_shared<const mapped_file>(path);
+    map->advise_sequential();
+    span_source src(map->bytes(), path);
     return read_from(src, path, expected, expected_tag, std::move(map));
 }
 

@@ -42,6 +42,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/file.hpp"
 #include "r1cs/constraint_matrices.hpp"
 
 namespace c2lab::r1cs {
@@ -247,7 +248,6 @@ public:
 
 private:
     friend class pce_compiler;
-    struct mapping;
     // A matrix's row starts (u64) and entries as bytes: the vectors, or the mapped file.
     struct rows_view {
         const uint8_t* starts;
@@ -261,14 +261,14 @@ private:
     // The one reader behind deserialize (bytes) and load (a file, read section by section).
     template <class Source>
     static precompiled_circuit read_from(Source& src, const std::string& name, const capacity_hint* expected,
-                                         const std::string* expected_tag, std::shared_ptr<const mapping> map = {});
+                                         const std::string* expected_tag, std::shared_ptr<const mapped_file> map = {});
 
     size_t num_constraints_ = 0, num_inputs_ = 0, num_aux_ = 0;
     std::string tag_;
     std::vector<fr> coeffs_;
     pce_matrix a_, b_, c_;
     uint64_t nnz_[3] = {0, 0, 0};
-    std::shared_ptr<const mapping> map_;  // mapped: the file; the matrices' offsets in it
+    std::shared_ptr<const mapped_file> map_;  // mapped: the file; the matrices' offsets in it
     uint64_t map_starts_[3] = {0, 0, 0}, map_entries_[3] = {0, 0, 0};
     density_bitmap a_aux_density_, b_input_density_, b_aux_density_;
 };
