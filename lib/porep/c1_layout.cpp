@@ -22,6 +22,7 @@
 
 #include "core/base64.hpp"
 #include "core/error.hpp"
+#include "core/huge_pages.hpp"
 #include "core/parallel.hpp"
 #include "ff/fields.hpp"
 #include "porep/params.hpp"
@@ -476,21 +477,11 @@ void output(reader& r, c1_output& out) {
     if (r.p != r.end) leave();
 }
 
-struct free_deleter {
-    void operator()(char* p) const noexcept { std::free(p); }
-};
-
-// The decoded Phase1Out: 2 MiB aligned and advised to use transparent huge pages from 2 MiB up
-// (as r1cs/pce.cpp's buffers). A fresh 38.6 MB buffer (32 GiB) took 34 ms to touch in 4 KiB
-// page faults, 6 ms in huge pages (2-core AMD EPYC, THP "madvise").
+// The decoded Phase1Out in huge pages from 2 MiB up (core/huge_pages.hpp). A fresh 38.6 MB
+// buffer (32 GiB) took 34 ms to touch in 4 KiB page faults, 6 ms in huge pages (2-core AMD
+// EPYC, THP "madvise").
 std::unique_ptr<char, free_deleter> allocate_text(size_t n) {
-    constexpr size_t huge = size_t{2} << 20;
-    const size_t align = n >= huge ? huge : 64;
-    const size_t bytes = (std::max<size_t>(n, 1) + align - 1) / align * align;
-    void* p = std::aligned_alloc(align, bytes);
-    if (p == nullptr) throw std::bad_alloc();
-    if (align == huge) ::madvise(p, bytes, MADV_HUGEPAGE);  // advice only
-    return std::unique_ptr<char, free_deleter>(static_cast<char*>(p));
+    return std::unique_ptr<char, free_deleter>(static_cast<char*>(alloc_huge_aligned(n).release()));
 }
 
 }  // namespace

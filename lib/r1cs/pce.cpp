@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "core/file.hpp"
+#include "core/huge_pages.hpp"
 #include "core/parallel.hpp"
 
 namespace c2lab::r1cs {
@@ -31,16 +32,9 @@ fr_buffer::fr_buffer(size_t n) : n_(n) {
     if (n == 0) return;
     if (n > std::numeric_limits<size_t>::max() / sizeof(fr)) throw std::bad_alloc();
     // fr is trivially copyable and destructible: the storage holds its objects once written.
-    // Buffers of 2 MiB and more are 2 MiB aligned and advised to use transparent huge pages
-    // (THP "madvise" mode here): the product's first touch of 3 x 86 MB took about 75 ms of
-    // 210 in 4 KiB page faults on the 2 KiB circuit.
-    constexpr size_t huge = size_t{2} << 20;
-    const size_t bytes = n * sizeof(fr);
-    const size_t align = bytes >= huge ? huge : 64;
-    void* p = std::aligned_alloc(align, (bytes + align - 1) / align * align);
-    if (!p) throw std::bad_alloc();
-    if (align == huge) ::madvise(p, (bytes + align - 1) / align * align, MADV_HUGEPAGE);  // advice only
-    p_.reset(static_cast<fr*>(p));
+    // In huge pages from 2 MiB up (core/huge_pages.hpp): the product's first touch of 3 x 86 MB
+    // took about 75 ms of 210 in 4 KiB page faults on the 2 KiB circuit.
+    p_.reset(static_cast<fr*>(alloc_huge_aligned(n * sizeof(fr)).release()));
 }
 
 namespace {

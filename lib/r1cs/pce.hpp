@@ -43,6 +43,7 @@
 
 #include "core/error.hpp"
 #include "core/file.hpp"
+#include "core/huge_pages.hpp"
 #include "r1cs/constraint_matrices.hpp"
 
 namespace c2lab::r1cs {
@@ -82,9 +83,6 @@ public:
     operator std::span<const fr>() const noexcept { return span(); }
 
 private:
-    struct free_deleter {
-        void operator()(fr* p) const noexcept { std::free(p); }
-    };
     std::unique_ptr<fr, free_deleter> p_;
     size_t n_ = 0;
 };

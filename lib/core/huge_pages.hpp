@@ -1,0 +1,41 @@
+// Transparent huge pages for large buffers: 2 MiB pages mean 512 times fewer page faults on the
+// first touch and fewer TLB misses on random reads. Where THP is in "madvise" mode (Debian's
+// default) only advised memory gets them. Advice only: nothing fails where the kernel declines.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <new>
+
+#include <sys/mman.h>
+
+namespace c2lab {
+
+inline constexpr size_t huge_page_bytes = size_t{2} << 20;
+
+// MADV_HUGEPAGE over the whole 2 MiB pages inside [p, p + bytes); for memory not yet touched
+// (the kernel backs a page with a huge one at its first fault).
+inline void advise_huge_pages(const void* p, size_t bytes) noexcept {
+    const auto lo = (reinterpret_cast<uintptr_t>(p) + huge_page_bytes - 1) / huge_page_bytes * huge_page_bytes;
+    const auto hi = (reinterpret_cast<uintptr_t>(p) + bytes) / huge_page_bytes * huge_page_bytes;
+    if (hi > lo) ::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);
+}
+
+struct free_deleter {
+    void operator()(void* p) const noexcept { std::free(p); }
+};
+
+// Uninitialised storage of `bytes`: 2 MiB aligned and advised from 2 MiB up, 64-byte aligned
+// below. Throws std::bad_alloc.
+inline std::unique_ptr<void, free_deleter> alloc_huge_aligned(size_t bytes) {
+    const size_t align = bytes >= huge_page_bytes ? huge_page_bytes : 64;
+    const size_t rounded = (std::max<size_t>(bytes, 1) + align - 1) / align * align;
+    void* p = std::aligned_alloc(align, rounded);
+    if (p == nullptr) throw std::bad_alloc();
+    if (align == huge_page_bytes) advise_huge_pages(p, rounded);
+    return std::unique_ptr<void, free_deleter>(p);
+}
+
+}  // namespace c2lab
