@@ -291,6 +291,17 @@ precompiled_circuit::rows_view precompiled_circuit::view(int k) const noexcept {
             m.entries.size()};
 }
 
+bool precompiled_circuit::same_rows(const precompiled_circuit& o) const noexcept {
+    if (num_constraints_ != o.num_constraints_) return false;
+    for (int k = 0; k < 3; ++k) {
+        const rows_view x = view(k), y = o.view(k);
+        if (x.nnz != y.nnz || std::memcmp(x.starts, y.starts, (num_constraints_ + 1) * sizeof(uint64_t)) != 0 ||
+            (x.nnz != 0 && std::memcmp(x.entries, y.entries, x.nnz * sizeof(pce_entry)) != 0))
+            return false;
+    }
+    return true;
+}
+
 void precompiled_circuit::compute_densities() {
     const uint32_t ni = static_cast<uint32_t>(num_inputs_);
     a_aux_density_ = density_bitmap(num_aux_);

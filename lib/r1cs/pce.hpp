@@ -237,11 +237,10 @@ public:
     static precompiled_circuit open(const std::string& path, const capacity_hint* expected = nullptr,
                                     const std::string* expected_tag = nullptr);
 
-    // Equal matrices, dictionary, shape and tag.
+    // Equal matrices, dictionary, shape and tag (held in memory or mapped alike).
     friend bool operator==(const precompiled_circuit& x, const precompiled_circuit& y) {
         return x.num_constraints_ == y.num_constraints_ && x.num_inputs_ == y.num_inputs_ &&
-               x.num_aux_ == y.num_aux_ && x.tag_ == y.tag_ && x.coeffs_ == y.coeffs_ && x.a_ == y.a_ &&
-               x.b_ == y.b_ && x.c_ == y.c_;
+               x.num_aux_ == y.num_aux_ && x.tag_ == y.tag_ && x.coeffs_ == y.coeffs_ && x.same_rows(y);
     }
 
 private:
@@ -253,6 +252,7 @@ private:
         uint64_t nnz;
     };
     rows_view view(int k) const noexcept;
+    bool same_rows(const precompiled_circuit& o) const noexcept;  // the three matrices, byte for byte
     void compute_densities();
     template <class Sink>
     void write_to(Sink& sink) const;

@@ -401,6 +401,7 @@ TEST_F(pce_file, a_mapped_file_evaluates_as_the_loaded_one) {
     ASSERT_TRUE(m.mapped());
     EXPECT_FALSE(pce_.mapped());
     EXPECT_TRUE(m.a().entries.empty());  // nothing copied
+    EXPECT_EQ(m, pce_);                   // the rows compared where they lie
     EXPECT_EQ(m.num_entries(), pce_.num_entries());
     EXPECT_EQ(m.coefficients(), pce_.coefficients());
     expect_paths_agree(random_circuit{7, 500, 3000, 3}, m, 1);
@@ -428,6 +429,7 @@ TEST_F(pce_file, a_mapped_file_changed_after_opening_is_caught_by_evaluate) {
     const uint8_t bad[4] = {0xff, 0xff, 0xff, 0x7f};
     ASSERT_EQ(std::fwrite(bad, 1, sizeof bad, f), sizeof bad);
     std::fclose(f);
+    EXPECT_FALSE(m == pce_);  // equality reads the rows through the mapping
     witness_assignment wa;
     random_circuit{7, 500, 3000, 3}.synthesize(wa);
     wa.enforce_input_constraints();
