@@ -233,7 +233,9 @@ public:
     // again from the file). For circuits whose matrices do not fit beside the witness: a 32 GiB
     // partition's file is 8.9 GB, its witness and a, b, c 16.7 GB. evaluate checks every row
     // start, column and coefficient id again as it reads them (the file could change under
-    // the mapping). A mapped circuit cannot be saved or serialized (errc::internal).
+    // the mapping; one truncated in place would end the process with SIGBUS, as under any
+    // mapped reader: the cache replaces its files by rename, never in place). A mapped circuit
+    // cannot be saved or serialized (errc::internal).
     static precompiled_circuit open(const std::string& path, const capacity_hint* expected = nullptr,
                                     const std::string* expected_tag = nullptr);
 
