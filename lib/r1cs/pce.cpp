@@ -45,6 +45,7 @@ constexpr size_t max_tag_bytes = 256;
 constexpr size_t header_bytes = 8 + 4 + 4 + 8 * 3 + 8 + 8 * 3;  // 72
 constexpr size_t digest_bytes = 32;
 constexpr uint32_t id_one = 0, id_minus_one = 1;
+constexpr const char* matrix_names[3] = {"A", "B", "C"};
 
 struct fr_hash {
     size_t operator()(const fr& x) const noexcept {
@@ -220,7 +221,7 @@ void pce_compiler::add(unsigned m, variable v, const fr& k) {
                                          " does not fit a u32 column");
     const uint32_t col = v.is_input() ? (input_bit | static_cast<uint32_t>(v.index)) : static_cast<uint32_t>(v.index);
     // +-1 (68.7% of the 2 KiB circuit's terms) without hashing.
-    static const fr minus_one = -fr::one();
+    static constexpr fr minus_one = -fr::one();
     const uint32_t id = k.is_one() ? id_one : (k == minus_one ? id_minus_one : s_->dict.id(k));
     s_->m[m].entries.push_back({col, id});
 }
@@ -236,7 +237,6 @@ precompiled_circuit pce_compiler::finish(size_t num_inputs, size_t num_aux, std:
         throw error(errc::bad_input, "precompiled_circuit: " + std::to_string(num_inputs + num_aux) +
                                          " variables do not fit a u32 column (or no input)");
     if (tag.size() > max_tag_bytes) throw error(errc::bad_input, "precompiled_circuit: tag longer than 256 bytes");
-    const char* names[3] = {"A", "B", "C"};
     const uint32_t ni = static_cast<uint32_t>(num_inputs);
     for (int k = 0; k < 3; ++k) {
         pce_entry* e = s_->m[k].entries.data();
@@ -246,7 +246,7 @@ precompiled_circuit pce_compiler::finish(size_t num_inputs, size_t num_aux, std:
             const bool input = col & input_bit;
             const uint32_t index = col & ~input_bit;
             if (index >= (input ? num_inputs : num_aux))
-                throw error(errc::internal, std::string("precompiled_circuit: matrix ") + names[k] + " term " +
+                throw error(errc::internal, std::string("precompiled_circuit: matrix ") + matrix_names[k] + " term " +
                                                 std::to_string(i) + " names a variable past the assignment");
             e[i].column = input ? index : ni + index;
         }
@@ -302,24 +302,34 @@ bool precompiled_circuit::same_rows(const precompiled_circuit& o) const noexcept
     return true;
 }
 
-void precompiled_circuit::compute_densities() {
+void precompiled_circuit::compute_densities(const std::string* file) {
     const uint32_t ni = static_cast<uint32_t>(num_inputs_);
+    const uint64_t columns = num_inputs_ + num_aux_, dict = coeffs_.size();
     a_aux_density_ = density_bitmap(num_aux_);
     b_input_density_ = density_bitmap(num_inputs_);
     b_aux_density_ = density_bitmap(num_aux_);
-    // Zero coefficients were dropped: every entry marks its variable. A's inputs untracked.
-    const rows_view a = view(0), b = view(1);
-    for (uint64_t i = 0; i < a.nnz; ++i) {
-        const uint32_t col = load_entry(a.entries + 8 * i).column;
+    // Zero coefficients were dropped: every entry of A and B marks its variable (A's inputs
+    // untracked). A file's entries are checked in the same pass, C's too.
+    auto scan = [&](int k, auto&& mark) {
+        const rows_view v = view(k);
+        for (uint64_t i = 0; i < v.nnz; ++i) {
+            const pce_entry e = load_entry(v.entries + 8 * i);
+            if (file && (e.column >= columns || e.coeff >= dict))
+                bad(*file, std::string("matrix ") + matrix_names[k] + ": entry " + std::to_string(i) +
+                               " names a column or coefficient out of range");
+            mark(e.column);
+        }
+    };
+    scan(0, [&](uint32_t col) {
         if (col >= ni) a_aux_density_.set(col - ni);
-    }
-    for (uint64_t i = 0; i < b.nnz; ++i) {
-        const uint32_t col = load_entry(b.entries + 8 * i).column;
+    });
+    scan(1, [&](uint32_t col) {
         if (col < ni)
             b_input_density_.set(col);
         else
             b_aux_density_.set(col - ni);
-    }
+    });
+    if (file) scan(2, [](uint32_t) {});
 }
 
 void precompiled_circuit::evaluate(std::span<const fr> inputs, std::span<const fr> aux, std::span<fr> a,
@@ -338,13 +348,12 @@ void precompiled_circuit::evaluate(std::span<const fr> inputs, std::span<const f
     const fr* k = coeffs_.data();
     const rows_view v[3] = {view(0), view(1), view(2)};
     fr* out[3] = {a.data(), b.data(), c.data()};
-    const char* names[3] = {"A", "B", "C"};
     const bool checked = mapped();
     auto rows = [&](int m, size_t lo, size_t hi) {
         if (checked)
-            evaluate_rows<true>(v[m].starts, v[m].entries, v[m].nnz, lo, hi, in, ax, ni, columns, k, dict, out[m], names[m]);
+            evaluate_rows<true>(v[m].starts, v[m].entries, v[m].nnz, lo, hi, in, ax, ni, columns, k, dict, out[m], matrix_names[m]);
         else
-            evaluate_rows<false>(v[m].starts, v[m].entries, v[m].nnz, lo, hi, in, ax, ni, columns, k, dict, out[m], names[m]);
+            evaluate_rows<false>(v[m].starts, v[m].entries, v[m].nnz, lo, hi, in, ax, ni, columns, k, dict, out[m], matrix_names[m]);
     };
     // In memory: row blocks, the three matrices of each together, as a block's A, B and C rows
     // name mostly the same aux variables, which B and C then find in cache (pce_eval 2 KiB, one
@@ -590,28 +599,20 @@ precompiled_circuit precompiled_circuit::read_from(Source& src, const std::strin
                                               "pre-compiled circuit coefficient"));
     if (!(p.coeffs_[id_one] == fr::one()) || !(p.coeffs_[id_minus_one] == -fr::one()))
         bad(name, "the dictionary does not start with 1 and -1");
-    const char* names[3] = {"A", "B", "C"};
-    const uint64_t columns = inputs + aux;
     for (int k = 0; k < 3; ++k) {
         const rows_view v = p.view(k);
         if (load_u64(v.starts) != 0 || load_u64(v.starts + 8 * constraints) != nnz[k])
-            bad(name, std::string("matrix ") + names[k] + ": row starts do not span its " + std::to_string(nnz[k]) +
+            bad(name, std::string("matrix ") + matrix_names[k] + ": row starts do not span its " + std::to_string(nnz[k]) +
                           " entries");
         uint64_t prev = 0;
         for (uint64_t i = 1; i <= constraints; ++i) {
             const uint64_t s = load_u64(v.starts + 8 * i);
             if (s < prev)
-                bad(name, std::string("matrix ") + names[k] + ": row " + std::to_string(i - 1) + " ends before it starts");
+                bad(name, std::string("matrix ") + matrix_names[k] + ": row " + std::to_string(i - 1) + " ends before it starts");
             prev = s;
         }
-        for (uint64_t i = 0; i < nnz[k]; ++i) {
-            const pce_entry e = load_entry(v.entries + 8 * i);
-            if (e.column >= columns || e.coeff >= dict)
-                bad(name, std::string("matrix ") + names[k] + ": entry " + std::to_string(i) +
-                              " names a column or coefficient out of range");
-        }
     }
-    p.compute_densities();
+    p.compute_densities(&name);  // and every entry's column and coefficient id checked
     return p;
 }
 

@@ -255,7 +255,8 @@ private:
     };
     rows_view view(int k) const noexcept;
     bool same_rows(const precompiled_circuit& o) const noexcept;  // the three matrices, byte for byte
-    void compute_densities();
+    // The densities from A and B; with a file's name, every entry is also checked (errc::bad_input).
+    void compute_densities(const std::string* file = nullptr);
     template <class Sink>
     void write_to(Sink& sink) const;
     // The one reader behind deserialize (bytes) and load (a file, read section by section).
