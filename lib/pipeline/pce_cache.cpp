@@ -60,8 +60,12 @@ std::shared_ptr<const r1cs::precompiled_circuit> ensure_porep_pce(
         const std::uint64_t avail = available_memory_bytes();
         return !ec && avail != 0 && std::uint64_t(bytes) > avail / 4;
     };
-    auto load = [&] {
-        if (map_it()) {
+    // The circuit just built, or the file read or mapped (the choice made once per call).
+    auto take = [&]() -> std::shared_ptr<const r1cs::precompiled_circuit> {
+        const bool mapped = map_it();
+        if (built && !mapped) return built;
+        built.reset();  // its memory back before the mapping takes its place
+        if (mapped) {
             say("mapping the pre-compiled circuit " + path + " (larger than a quarter of the memory available)");
             return std::make_shared<const r1cs::precompiled_circuit>(
                 r1cs::precompiled_circuit::open(path, &shape, &tag));
@@ -75,20 +79,14 @@ std::shared_ptr<const r1cs::precompiled_circuit> ensure_porep_pce(
         if (line.rfind(waiting, 0) == 0) say("pre-compiled circuit: waiting" + line.substr(waiting.size()));
     };
     ensure_cached_params(path, make, lock_progress);
-    if (built && map_it()) {
-        built.reset();  // its memory back before the mapping takes its place
-        return load();
-    }
-    if (built) return built;
     try {
-        return load();
+        return take();
     } catch (const error& e) {
         if (e.kind() != errc::bad_input) throw;
         say(std::string(e.what()) + "; rebuilding it");
     }
     ensure_cached_params(path, make, lock_progress, /*force=*/true);
-    if (built && map_it()) built.reset();
-    return built ? built : load();
+    return take();
 }
 
 std::shared_ptr<const r1cs::precompiled_circuit> porep_pce_for(
