@@ -74,15 +74,22 @@ def schedule(n, t, lo, h, a, b, p, n0):
     return ins, t
 
 
-def final_subtract(n, t, spare, p, r):
+def minus_p_unless_borrow(dst, src, p, store=None):
+    """dst = src - p, or src where that borrows (src below 2p: the final reduction); with
+    store, each limb also stored to store(j) right after its cmov."""
     ins = []
-    for j in range(n):
-        ins.append(("mov", spare[j], t[j]))
-        ins.append(("sub" if j == 0 else "sbb", spare[j], ("mem", p, j)))
-    for j in range(n):
-        ins.append(("cmovc", spare[j], t[j]))
-        ins.append(("mov", ("mem", r, j), spare[j]))
+    for j in range(len(src)):
+        ins.append(("mov", dst[j], src[j]))
+        ins.append(("sub" if j == 0 else "sbb", dst[j], ("mem", p, j)))
+    for j in range(len(src)):
+        ins.append(("cmovc", dst[j], src[j]))
+        if store:
+            ins.append(("mov", store(j), dst[j]))
     return ins
+
+
+def final_subtract(n, t, spare, p, r):
+    return minus_p_unless_borrow(spare[:n], t[:n], p, lambda j: ("mem", r, j))
 
 
 def intel(op):
@@ -143,11 +150,7 @@ def inline_product(n):
     h = ["rcx", "r13" if n == 4 else "r15"]
     body, t = schedule(n, t, "rax", h, "a", "b", "p", "n0")
     spare = [t[n], "rax", h[0], h[1], "rdx"][:n]
-    for j in range(n):
-        body.append(("mov", spare[j], t[j]))
-        body.append(("sub" if j == 0 else "sbb", spare[j], ("mem", "p", j)))
-    for j in range(n):
-        body.append(("cmovc", spare[j], t[j]))
+    body += minus_p_unless_borrow(spare, t[:n], "p")
     return body, t, h, spare
 
 
@@ -185,11 +188,7 @@ def gen_mul_add_inline(n):
     body, t, h, v = inline_product(n)  # v: the product, below p
     for j in range(n):  # v += acc (< 2p, no carry out)
         body.append(("add" if j == 0 else "adc", v[j], ("mem", "acc", j)))
-    for j in range(n):  # t = v - p unless that borrows
-        body.append(("mov", t[j], v[j]))
-        body.append(("sub" if j == 0 else "sbb", t[j], ("mem", "p", j)))
-    for j in range(n):
-        body.append(("cmovc", t[j], v[j]))
+    body += minus_p_unless_borrow(t[:n], v, "p")
     for j in range(n):
         body.append(("mov", ("mem", "acc", j), t[j]))
     clobbers = sorted(set(t + h + ["rax", "rdx"]))
@@ -358,12 +357,7 @@ def redc(dst, src):
     for j in range(6):
         out.append(("add" if j == 0 else "adc", t[j], m(src, 6 + j)))
     spare = [t[6], "rax", "r8", "r9", "rdx", "r15"]
-    for j in range(6):
-        out.append(("mov", spare[j], t[j]))
-        out.append(("sub" if j == 0 else "sbb", spare[j], ("mem", CONST, j)))
-    for j in range(6):
-        out.append(("cmovc", spare[j], t[j]))
-        out.append(("mov", m(dst, j), spare[j]))
+    out += minus_p_unless_borrow(spare, t[:6], CONST, lambda j: m(dst, j))
     return out
 
 
@@ -488,11 +482,7 @@ def gen_butterflies():
             "    jz .Lbutterflies_4_done", ".p2align 4", ".Lbutterflies_4_loop:"]
     body, tt = schedule(n, list(t), "rax", h, "rsi", "rbx", "r8", ("mem", "rsp", 0))
     v = [tt[n], "rax", h[0], h[1]]
-    for j in range(n):  # v = T - p unless that borrows
-        body.append(("mov", v[j], tt[j]))
-        body.append(("sub" if j == 0 else "sbb", v[j], ("mem", "r8", j)))
-    for j in range(n):
-        body.append(("cmovc", v[j], tt[j]))
+    body += minus_p_unless_borrow(v, tt[:n], "r8")
     d = tt[:n]  # free again once v is out
     def correction():
         ops = [("sbb", "rdx", "rdx"), ("test", "rdx", "rdx")]  # p_j or 0 added (see gen_add_sub)
