@@ -1,5 +1,9 @@
 #include "ff/fp12.hpp"
 
+#include <vector>
+
+#include "ff/fp12_compressed.hpp"
+
 namespace c2lab::ff {
 
 // Every result is built from prvalues (see the note in fp6.hpp).
@@ -55,6 +59,44 @@ fp12 fp12::cyclotomic_square() const noexcept {
     const fp2 xc1 = c.c1.mul_by_nonresidue();
     return {{(a.c0 - z0).dbl() + a.c0, (b.c0 - z4).dbl() + b.c0, (c.c0 - z3).dbl() + c.c0},
             {(xc1 + z2).dbl() + xc1, (a.c1 + z1).dbl() + a.c1, (b.c1 + z5).dbl() + b.c1}};
+}
+
+fp12_compressed fp12_compressed::square() const noexcept {
+    const fp2_wide s2 = fp2_wide::square(z2), s3 = fp2_wide::square(z3);
+    const fp2_wide s4 = fp2_wide::square(z4), s5 = fp2_wide::square(z5);
+    const fp2 b0 = (s3.mul_by_nonresidue() + s2).reduce();   // z2^2 + xi z3^2
+    const fp2 b1 = (fp2_wide::square(z2 + z3) - s2 - s3).reduce();  // 2 z2 z3
+    const fp2 c0 = (s5.mul_by_nonresidue() + s4).reduce();   // z4^2 + xi z5^2
+    const fp2 xc1 = (fp2_wide::square(z4 + z5) - s4 - s5).reduce().mul_by_nonresidue();  // xi 2 z4 z5
+    return {(xc1 + z2).dbl() + xc1, (c0 - z3).dbl() + c0, (b0 - z4).dbl() + b0, (b1 + z5).dbl() + b1};
+}
+
+bool fp12_compressed::decompress(std::span<const fp12_compressed> in, std::span<fp12> out) noexcept {
+    const size_t n = in.size();
+    if (n == 0) return true;
+    // z1 = num / den with den = 4 z2; the dens inverted together (prefix products, one inversion).
+    std::vector<fp2> num(n), den(n), prefix(n);
+    fp2 running = fp2::one();
+    for (size_t i = 0; i < n; ++i) {
+        const fp12_compressed& c = in[i];
+        if (c.z2.is_zero()) return false;
+        const fp2 z4_sq = c.z4.square();
+        num[i] = c.z5.square().mul_by_nonresidue() + (z4_sq - c.z3).dbl() + z4_sq;
+        den[i] = c.z2.dbl().dbl();
+        running = running * den[i];
+        prefix[i] = running;
+    }
+    fp2 inv = running.inverse();  // 1 / (den_0 ... den_{n-1})
+    for (size_t i = n; i-- > 0;) {
+        const fp12_compressed& c = in[i];
+        const fp2 inv_den = i == 0 ? inv : inv * prefix[i - 1];
+        if (i > 0) inv = inv * den[i];
+        const fp2 z1 = num[i] * inv_den;
+        const fp2 z3z4 = c.z3 * c.z4;
+        const fp2 t = (z1.square() - z3z4).dbl() - z3z4 + c.z2 * c.z5;  // 2 z1^2 + z2 z5 - 3 z3 z4
+        out[i] = {{t.mul_by_nonresidue() + fp2::one(), c.z4, c.z3}, {c.z2, z1, c.z5}};
+    }
+    return true;
 }
 
 }  // namespace c2lab::ff

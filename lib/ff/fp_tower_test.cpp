@@ -7,6 +7,7 @@
 
 #include "core/cpu.hpp"
 #include "ff/fp12.hpp"
+#include "ff/fp12_compressed.hpp"
 #include "ff/fp2_wide.hpp"
 
 namespace c2lab::ff {
@@ -251,6 +252,72 @@ TEST(fp12, cyclotomic_square_matches_square_in_the_cyclotomic_subgroup) {
         ASSERT_EQ(c.cyclotomic_square(), c.square());
         ASSERT_EQ(c * c.conjugate(), fp12::one());  // unitary: conjugate is the inverse
     }
+}
+
+namespace {
+fp12 random_cyclotomic(rng& g) {
+    fp12 f = fp12::random(g);
+    fp12 c = f.conjugate() * f.inverse();  // f^(p^6 - 1)
+    return c.frobenius(2) * c;              // then ^(p^2 + 1)
+}
+}  // namespace
+
+// Runs of compressed squarings against Granger-Scott: z2..z5 after every square, and the whole
+// element after decompression, for runs of 1 to 70 (the final exponentiation's run is 63).
+TEST(fp12_compressed, squaring_runs_match_granger_scott) {
+    rng g(61);
+    for (int i = 0; i < 4; ++i) {
+        fp12 full = random_cyclotomic(g);
+        fp12_compressed c = fp12_compressed::of(full);
+        std::vector<fp12_compressed> snaps;
+        std::vector<fp12> want;
+        for (int k = 1; k <= 70; ++k) {
+            full = full.cyclotomic_square();
+            c = c.square();
+            const fp12_compressed expect = fp12_compressed::of(full);
+            ASSERT_EQ(c.z2, expect.z2) << "square " << k;
+            ASSERT_EQ(c.z3, expect.z3) << "square " << k;
+            ASSERT_EQ(c.z4, expect.z4) << "square " << k;
+            ASSERT_EQ(c.z5, expect.z5) << "square " << k;
+            if (k % 9 == 1) {
+                snaps.push_back(c);
+                want.push_back(full);
+            }
+        }
+        std::vector<fp12> got(snaps.size());
+        ASSERT_TRUE(fp12_compressed::decompress(snaps, got));
+        for (size_t k = 0; k < got.size(); ++k) ASSERT_EQ(got[k], want[k]) << "snapshot " << k;
+        // one value alone (no batching), and an empty batch
+        std::vector<fp12> one(1);
+        ASSERT_TRUE(fp12_compressed::decompress(std::span(snaps).first(1), one));
+        EXPECT_EQ(one[0], want[0]);
+        EXPECT_TRUE(fp12_compressed::decompress({}, {}));
+    }
+}
+
+// Decompression is not a projection that ignores its input: a changed z3 gives another element.
+TEST(fp12_compressed, decompress_depends_on_every_coordinate) {
+    rng g(62);
+    const fp12 a = random_cyclotomic(g);
+    const fp12_compressed c = fp12_compressed::of(a);
+    std::vector<fp12> out(1);
+    for (int which = 0; which < 4; ++which) {
+        fp12_compressed d = c;
+        fp2* z[] = {&d.z2, &d.z3, &d.z4, &d.z5};
+        *z[which] = *z[which] + fp2::one();
+        ASSERT_TRUE(fp12_compressed::decompress(std::span(&d, 1), out));
+        EXPECT_NE(out[0], a) << "coordinate " << which;
+    }
+}
+
+// z2 = 0 (the element 1 has z2 = z3 = z4 = z5 = 0) is refused, in a batch as alone.
+TEST(fp12_compressed, decompress_refuses_z2_zero) {
+    rng g(63);
+    const fp12_compressed vals[] = {fp12_compressed::of(random_cyclotomic(g)), fp12_compressed::of(fp12::one())};
+    std::vector<fp12> out(2);
+    EXPECT_FALSE(fp12_compressed::decompress(vals, out));
+    EXPECT_FALSE(fp12_compressed::decompress(std::span(vals).subspan(1), std::span(out).first(1)));
+    EXPECT_TRUE(fp12_compressed::decompress(std::span(vals).first(1), std::span(out).first(1)));
 }
 
 // The Frobenius constants are literals (fp6.hpp, fp12.hpp): each is the power of xi it stands for.
