@@ -425,10 +425,10 @@ def gen_fp2():
     sq += wide_addsub(SB, [("-", A1)], 6)  # a0 + p - a1 > 0
     sq += copy_add(T0, A0, A0, 6)         # 2 a0
     spare = lambda t: [t[6], "rax", "r8", "r9", "rdx", "r15"]
-    body, t = schedule(6, list(FP2_T), "rax", FP2_H, "rsp + 96", "rsi + 48", CONST, ("mem", CONST, 6))
-    sq += body + final_subtract(6, t, spare(t), CONST, "rdi + 48")
     body, t = schedule(6, list(FP2_T), "rax", FP2_H, "rsp", "rsp + 48", CONST, ("mem", CONST, 6))
     sq += body + final_subtract(6, t, spare(t), CONST, "rdi")
+    body, t = schedule(6, list(FP2_T), "rax", FP2_H, "rsp + 96", "rsi + 48", CONST, ("mem", CONST, 6))
+    sq += body + final_subtract(6, t, spare(t), CONST, "rdi + 48")
     # Wide ("fp2x2") forms for lazy reduction in the tower: the result is left unreduced, as two
     # 768-bit integers in [0, p 2^384) standing for x / R^2 (c2lab_fp2_redc turns it into an
     # Fp2 element). r is 24 limbs and must not overlap a or b.

@@ -77,9 +77,28 @@ struct fp2 {
         return r;
     }
     constexpr fp2 operator*(const fp& s) const noexcept { return {c0 * s, c1 * s}; }
-    constexpr fp2& operator+=(const fp2& b) noexcept { return *this = *this + b; }
-    constexpr fp2& operator-=(const fp2& b) noexcept { return *this = *this - b; }
-    constexpr fp2& operator*=(const fp2& b) noexcept { return *this = *this * b; }
+    // In place, as the assembly allows (r may alias a or b): `*this = *this + b` built the sum in
+    // a temporary and copied it back with 16-byte loads of the asm's 8-byte stores (a chain of
+    // Fp2 sums 11.9 ns against blst's 7.5 on the 2-core AMD EPYC).
+    constexpr fp2& operator+=(const fp2& b) noexcept {
+        mod_add_into(c0.mont, c0.mont, b.c0.mont, fp::modulus);
+        mod_add_into(c1.mont, c1.mont, b.c1.mont, fp::modulus);
+        return *this;
+    }
+    constexpr fp2& operator-=(const fp2& b) noexcept {
+        mod_sub_into(c0.mont, c0.mont, b.c0.mont, fp::modulus);
+        mod_sub_into(c1.mont, c1.mont, b.c1.mont, fp::modulus);
+        return *this;
+    }
+    constexpr fp2& operator*=(const fp2& b) noexcept {
+#if defined(C2LAB_HAVE_X86_ASM)
+        if (!std::is_constant_evaluated() && cpu::use_adx_asm) {
+            c2lab_fp2_mul(limb_data(), limb_data(), b.limb_data());
+            return *this;
+        }
+#endif
+        return *this = mul_karatsuba(*this, b);
+    }
 
     constexpr fp2 square() const noexcept {
         fp2 r{fp(uninit), fp(uninit)};

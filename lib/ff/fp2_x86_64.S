@@ -1082,291 +1082,6 @@ c2lab_fp2_sqr:
     mov qword ptr [rsp + 120], rbp
     mov qword ptr [rsp + 128], r12
     mov qword ptr [rsp + 136], r13
-    mov rdx, qword ptr [rsi + 48 + 0]
-    mulx r11, r10, qword ptr [rsp + 96 + 0]
-    mulx rbx, rax, qword ptr [rsp + 96 + 8]
-    add r11, rax
-    mulx rbp, rax, qword ptr [rsp + 96 + 16]
-    adc rbx, rax
-    mulx r12, rax, qword ptr [rsp + 96 + 24]
-    adc rbp, rax
-    mulx r13, rax, qword ptr [rsp + 96 + 32]
-    adc r12, rax
-    mulx r14, rax, qword ptr [rsp + 96 + 40]
-    adc r13, rax
-    adc r14, 0
-    mov rdx, r10
-    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
-    xor eax, eax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
-    adox r10, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
-    adcx rax, r8
-    adox r11, rax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
-    adcx rax, r9
-    adox rbx, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
-    adcx rax, r8
-    adox rbp, rax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
-    adcx rax, r9
-    adox r12, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
-    adcx rax, r8
-    adox r13, rax
-    mov edx, 0
-    adcx r9, rdx
-    adox r14, r9
-    mov rdx, qword ptr [rsi + 48 + 8]
-    xor eax, eax
-    mulx r8, rax, qword ptr [rsp + 96 + 0]
-    adox r11, rax
-    mulx r9, rax, qword ptr [rsp + 96 + 8]
-    adcx rax, r8
-    adox rbx, rax
-    mulx r8, rax, qword ptr [rsp + 96 + 16]
-    adcx rax, r9
-    adox rbp, rax
-    mulx r9, rax, qword ptr [rsp + 96 + 24]
-    adcx rax, r8
-    adox r12, rax
-    mulx r8, rax, qword ptr [rsp + 96 + 32]
-    adcx rax, r9
-    adox r13, rax
-    mulx r10, rax, qword ptr [rsp + 96 + 40]
-    adcx rax, r8
-    adox r14, rax
-    mov edx, 0
-    adcx r10, rdx
-    adox r10, rdx
-    mov rdx, r11
-    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
-    xor eax, eax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
-    adox r11, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
-    adcx rax, r8
-    adox rbx, rax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
-    adcx rax, r9
-    adox rbp, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
-    adcx rax, r8
-    adox r12, rax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
-    adcx rax, r9
-    adox r13, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
-    adcx rax, r8
-    adox r14, rax
-    mov edx, 0
-    adcx r9, rdx
-    adox r10, r9
-    mov rdx, qword ptr [rsi + 48 + 16]
-    xor eax, eax
-    mulx r8, rax, qword ptr [rsp + 96 + 0]
-    adox rbx, rax
-    mulx r9, rax, qword ptr [rsp + 96 + 8]
-    adcx rax, r8
-    adox rbp, rax
-    mulx r8, rax, qword ptr [rsp + 96 + 16]
-    adcx rax, r9
-    adox r12, rax
-    mulx r9, rax, qword ptr [rsp + 96 + 24]
-    adcx rax, r8
-    adox r13, rax
-    mulx r8, rax, qword ptr [rsp + 96 + 32]
-    adcx rax, r9
-    adox r14, rax
-    mulx r11, rax, qword ptr [rsp + 96 + 40]
-    adcx rax, r8
-    adox r10, rax
-    mov edx, 0
-    adcx r11, rdx
-    adox r11, rdx
-    mov rdx, rbx
-    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
-    xor eax, eax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
-    adox rbx, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
-    adcx rax, r8
-    adox rbp, rax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
-    adcx rax, r9
-    adox r12, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
-    adcx rax, r8
-    adox r13, rax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
-    adcx rax, r9
-    adox r14, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
-    adcx rax, r8
-    adox r10, rax
-    mov edx, 0
-    adcx r9, rdx
-    adox r11, r9
-    mov rdx, qword ptr [rsi + 48 + 24]
-    xor eax, eax
-    mulx r8, rax, qword ptr [rsp + 96 + 0]
-    adox rbp, rax
-    mulx r9, rax, qword ptr [rsp + 96 + 8]
-    adcx rax, r8
-    adox r12, rax
-    mulx r8, rax, qword ptr [rsp + 96 + 16]
-    adcx rax, r9
-    adox r13, rax
-    mulx r9, rax, qword ptr [rsp + 96 + 24]
-    adcx rax, r8
-    adox r14, rax
-    mulx r8, rax, qword ptr [rsp + 96 + 32]
-    adcx rax, r9
-    adox r10, rax
-    mulx rbx, rax, qword ptr [rsp + 96 + 40]
-    adcx rax, r8
-    adox r11, rax
-    mov edx, 0
-    adcx rbx, rdx
-    adox rbx, rdx
-    mov rdx, rbp
-    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
-    xor eax, eax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
-    adox rbp, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
-    adcx rax, r8
-    adox r12, rax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
-    adcx rax, r9
-    adox r13, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
-    adcx rax, r8
-    adox r14, rax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
-    adcx rax, r9
-    adox r10, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
-    adcx rax, r8
-    adox r11, rax
-    mov edx, 0
-    adcx r9, rdx
-    adox rbx, r9
-    mov rdx, qword ptr [rsi + 48 + 32]
-    xor eax, eax
-    mulx r8, rax, qword ptr [rsp + 96 + 0]
-    adox r12, rax
-    mulx r9, rax, qword ptr [rsp + 96 + 8]
-    adcx rax, r8
-    adox r13, rax
-    mulx r8, rax, qword ptr [rsp + 96 + 16]
-    adcx rax, r9
-    adox r14, rax
-    mulx r9, rax, qword ptr [rsp + 96 + 24]
-    adcx rax, r8
-    adox r10, rax
-    mulx r8, rax, qword ptr [rsp + 96 + 32]
-    adcx rax, r9
-    adox r11, rax
-    mulx rbp, rax, qword ptr [rsp + 96 + 40]
-    adcx rax, r8
-    adox rbx, rax
-    mov edx, 0
-    adcx rbp, rdx
-    adox rbp, rdx
-    mov rdx, r12
-    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
-    xor eax, eax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
-    adox r12, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
-    adcx rax, r8
-    adox r13, rax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
-    adcx rax, r9
-    adox r14, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
-    adcx rax, r8
-    adox r10, rax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
-    adcx rax, r9
-    adox r11, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
-    adcx rax, r8
-    adox rbx, rax
-    mov edx, 0
-    adcx r9, rdx
-    adox rbp, r9
-    mov rdx, qword ptr [rsi + 48 + 40]
-    xor eax, eax
-    mulx r8, rax, qword ptr [rsp + 96 + 0]
-    adox r13, rax
-    mulx r9, rax, qword ptr [rsp + 96 + 8]
-    adcx rax, r8
-    adox r14, rax
-    mulx r8, rax, qword ptr [rsp + 96 + 16]
-    adcx rax, r9
-    adox r10, rax
-    mulx r9, rax, qword ptr [rsp + 96 + 24]
-    adcx rax, r8
-    adox r11, rax
-    mulx r8, rax, qword ptr [rsp + 96 + 32]
-    adcx rax, r9
-    adox rbx, rax
-    mulx r12, rax, qword ptr [rsp + 96 + 40]
-    adcx rax, r8
-    adox rbp, rax
-    mov edx, 0
-    adcx r12, rdx
-    adox r12, rdx
-    mov rdx, r13
-    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
-    xor eax, eax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
-    adox r13, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
-    adcx rax, r8
-    adox r14, rax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
-    adcx rax, r9
-    adox r10, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
-    adcx rax, r8
-    adox r11, rax
-    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
-    adcx rax, r9
-    adox rbx, rax
-    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
-    adcx rax, r8
-    adox rbp, rax
-    mov edx, 0
-    adcx r9, rdx
-    adox r12, r9
-    mov r13, r14
-    sub r13, qword ptr [rip + c2lab_fp2_consts + 0]
-    mov rax, r10
-    sbb rax, qword ptr [rip + c2lab_fp2_consts + 8]
-    mov r8, r11
-    sbb r8, qword ptr [rip + c2lab_fp2_consts + 16]
-    mov r9, rbx
-    sbb r9, qword ptr [rip + c2lab_fp2_consts + 24]
-    mov rdx, rbp
-    sbb rdx, qword ptr [rip + c2lab_fp2_consts + 32]
-    mov r15, r12
-    sbb r15, qword ptr [rip + c2lab_fp2_consts + 40]
-    cmovc r13, r14
-    mov qword ptr [rdi + 48 + 0], r13
-    cmovc rax, r10
-    mov qword ptr [rdi + 48 + 8], rax
-    cmovc r8, r11
-    mov qword ptr [rdi + 48 + 16], r8
-    cmovc r9, rbx
-    mov qword ptr [rdi + 48 + 24], r9
-    cmovc rdx, rbp
-    mov qword ptr [rdi + 48 + 32], rdx
-    cmovc r15, r12
-    mov qword ptr [rdi + 48 + 40], r15
     mov rdx, qword ptr [rsp + 48 + 0]
     mulx r11, r10, qword ptr [rsp + 0]
     mulx rbx, rax, qword ptr [rsp + 8]
@@ -1652,6 +1367,291 @@ c2lab_fp2_sqr:
     mov qword ptr [rdi + 32], rdx
     cmovc r15, r12
     mov qword ptr [rdi + 40], r15
+    mov rdx, qword ptr [rsi + 48 + 0]
+    mulx r11, r10, qword ptr [rsp + 96 + 0]
+    mulx rbx, rax, qword ptr [rsp + 96 + 8]
+    add r11, rax
+    mulx rbp, rax, qword ptr [rsp + 96 + 16]
+    adc rbx, rax
+    mulx r12, rax, qword ptr [rsp + 96 + 24]
+    adc rbp, rax
+    mulx r13, rax, qword ptr [rsp + 96 + 32]
+    adc r12, rax
+    mulx r14, rax, qword ptr [rsp + 96 + 40]
+    adc r13, rax
+    adc r14, 0
+    mov rdx, r10
+    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
+    adox r10, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    adcx rax, r8
+    adox r11, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
+    adcx rax, r9
+    adox rbx, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
+    adcx rax, r8
+    adox rbp, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
+    adcx rax, r9
+    adox r12, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
+    adcx rax, r8
+    adox r13, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox r14, r9
+    mov rdx, qword ptr [rsi + 48 + 8]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rsp + 96 + 0]
+    adox r11, rax
+    mulx r9, rax, qword ptr [rsp + 96 + 8]
+    adcx rax, r8
+    adox rbx, rax
+    mulx r8, rax, qword ptr [rsp + 96 + 16]
+    adcx rax, r9
+    adox rbp, rax
+    mulx r9, rax, qword ptr [rsp + 96 + 24]
+    adcx rax, r8
+    adox r12, rax
+    mulx r8, rax, qword ptr [rsp + 96 + 32]
+    adcx rax, r9
+    adox r13, rax
+    mulx r10, rax, qword ptr [rsp + 96 + 40]
+    adcx rax, r8
+    adox r14, rax
+    mov edx, 0
+    adcx r10, rdx
+    adox r10, rdx
+    mov rdx, r11
+    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
+    adox r11, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    adcx rax, r8
+    adox rbx, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
+    adcx rax, r9
+    adox rbp, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
+    adcx rax, r8
+    adox r12, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
+    adcx rax, r9
+    adox r13, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
+    adcx rax, r8
+    adox r14, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox r10, r9
+    mov rdx, qword ptr [rsi + 48 + 16]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rsp + 96 + 0]
+    adox rbx, rax
+    mulx r9, rax, qword ptr [rsp + 96 + 8]
+    adcx rax, r8
+    adox rbp, rax
+    mulx r8, rax, qword ptr [rsp + 96 + 16]
+    adcx rax, r9
+    adox r12, rax
+    mulx r9, rax, qword ptr [rsp + 96 + 24]
+    adcx rax, r8
+    adox r13, rax
+    mulx r8, rax, qword ptr [rsp + 96 + 32]
+    adcx rax, r9
+    adox r14, rax
+    mulx r11, rax, qword ptr [rsp + 96 + 40]
+    adcx rax, r8
+    adox r10, rax
+    mov edx, 0
+    adcx r11, rdx
+    adox r11, rdx
+    mov rdx, rbx
+    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
+    adox rbx, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    adcx rax, r8
+    adox rbp, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
+    adcx rax, r9
+    adox r12, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
+    adcx rax, r8
+    adox r13, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
+    adcx rax, r9
+    adox r14, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
+    adcx rax, r8
+    adox r10, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox r11, r9
+    mov rdx, qword ptr [rsi + 48 + 24]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rsp + 96 + 0]
+    adox rbp, rax
+    mulx r9, rax, qword ptr [rsp + 96 + 8]
+    adcx rax, r8
+    adox r12, rax
+    mulx r8, rax, qword ptr [rsp + 96 + 16]
+    adcx rax, r9
+    adox r13, rax
+    mulx r9, rax, qword ptr [rsp + 96 + 24]
+    adcx rax, r8
+    adox r14, rax
+    mulx r8, rax, qword ptr [rsp + 96 + 32]
+    adcx rax, r9
+    adox r10, rax
+    mulx rbx, rax, qword ptr [rsp + 96 + 40]
+    adcx rax, r8
+    adox r11, rax
+    mov edx, 0
+    adcx rbx, rdx
+    adox rbx, rdx
+    mov rdx, rbp
+    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
+    adox rbp, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    adcx rax, r8
+    adox r12, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
+    adcx rax, r9
+    adox r13, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
+    adcx rax, r8
+    adox r14, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
+    adcx rax, r9
+    adox r10, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
+    adcx rax, r8
+    adox r11, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox rbx, r9
+    mov rdx, qword ptr [rsi + 48 + 32]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rsp + 96 + 0]
+    adox r12, rax
+    mulx r9, rax, qword ptr [rsp + 96 + 8]
+    adcx rax, r8
+    adox r13, rax
+    mulx r8, rax, qword ptr [rsp + 96 + 16]
+    adcx rax, r9
+    adox r14, rax
+    mulx r9, rax, qword ptr [rsp + 96 + 24]
+    adcx rax, r8
+    adox r10, rax
+    mulx r8, rax, qword ptr [rsp + 96 + 32]
+    adcx rax, r9
+    adox r11, rax
+    mulx rbp, rax, qword ptr [rsp + 96 + 40]
+    adcx rax, r8
+    adox rbx, rax
+    mov edx, 0
+    adcx rbp, rdx
+    adox rbp, rdx
+    mov rdx, r12
+    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
+    adox r12, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    adcx rax, r8
+    adox r13, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
+    adcx rax, r9
+    adox r14, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
+    adcx rax, r8
+    adox r10, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
+    adcx rax, r9
+    adox r11, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
+    adcx rax, r8
+    adox rbx, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox rbp, r9
+    mov rdx, qword ptr [rsi + 48 + 40]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rsp + 96 + 0]
+    adox r13, rax
+    mulx r9, rax, qword ptr [rsp + 96 + 8]
+    adcx rax, r8
+    adox r14, rax
+    mulx r8, rax, qword ptr [rsp + 96 + 16]
+    adcx rax, r9
+    adox r10, rax
+    mulx r9, rax, qword ptr [rsp + 96 + 24]
+    adcx rax, r8
+    adox r11, rax
+    mulx r8, rax, qword ptr [rsp + 96 + 32]
+    adcx rax, r9
+    adox rbx, rax
+    mulx r12, rax, qword ptr [rsp + 96 + 40]
+    adcx rax, r8
+    adox rbp, rax
+    mov edx, 0
+    adcx r12, rdx
+    adox r12, rdx
+    mov rdx, r13
+    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
+    xor eax, eax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
+    adox r13, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    adcx rax, r8
+    adox r14, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
+    adcx rax, r9
+    adox r10, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
+    adcx rax, r8
+    adox r11, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
+    adcx rax, r9
+    adox rbx, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
+    adcx rax, r8
+    adox rbp, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox r12, r9
+    mov r13, r14
+    sub r13, qword ptr [rip + c2lab_fp2_consts + 0]
+    mov rax, r10
+    sbb rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    mov r8, r11
+    sbb r8, qword ptr [rip + c2lab_fp2_consts + 16]
+    mov r9, rbx
+    sbb r9, qword ptr [rip + c2lab_fp2_consts + 24]
+    mov rdx, rbp
+    sbb rdx, qword ptr [rip + c2lab_fp2_consts + 32]
+    mov r15, r12
+    sbb r15, qword ptr [rip + c2lab_fp2_consts + 40]
+    cmovc r13, r14
+    mov qword ptr [rdi + 48 + 0], r13
+    cmovc rax, r10
+    mov qword ptr [rdi + 48 + 8], rax
+    cmovc r8, r11
+    mov qword ptr [rdi + 48 + 16], r8
+    cmovc r9, rbx
+    mov qword ptr [rdi + 48 + 24], r9
+    cmovc rdx, rbp
+    mov qword ptr [rdi + 48 + 32], rdx
+    cmovc r15, r12
+    mov qword ptr [rdi + 48 + 40], r15
     add rsp, 384
     .cfi_adjust_cfa_offset -384
     pop r15
