@@ -18,18 +18,18 @@ void compute_h_in_place(const evaluation_domain& d, std::span<fr> a, std::span<f
     inner.threads = 0;
     const fr z_inv = d.z_on_coset_inverse();
     parallel::in_arena(cfg.threads, [&] {
-        for (std::span<fr> v : {a, b, c}) {
-            inverse_ntt(d, v, inner);        // coefficients of A, B, C
-            coset_forward_ntt(d, v, inner);  // their values at g*omega^i
-        }
-        // a := (a*b - c) / Z on the coset: 2n multiplications.
+        // A, B, C at g*omega^i: an inverse and a coset transform each, with the inverse's 1/n and
+        // the coset's powers of g applied in one pass.
+        for (std::span<fr> v : {a, b, c}) coset_values_from_values(d, v, inner);
+        // a := a*b - c on the coset: n multiplications; the 1/Z (a constant there) goes into
+        // the last transform's scaling.
         fr* x = a.data();
         const fr* y = b.data();
         const fr* z = c.data();
         parallel::for_chunks(a.size(), parallel::default_grain, [&](size_t lo, size_t hi) {
-            for (size_t i = lo; i < hi; ++i) x[i] = (x[i] * y[i] - z[i]) * z_inv;
+            for (size_t i = lo; i < hi; ++i) x[i] = x[i] * y[i] - z[i];
         });
-        coset_inverse_ntt(d, a, inner);  // coefficients of h
+        coset_inverse_ntt_scaled(d, a, z_inv, inner);  // coefficients of h = (A B - C) / Z
     });
 }
 

@@ -292,6 +292,24 @@ void coset_inverse_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_co
     });
 }
 
+void coset_inverse_ntt_scaled(const evaluation_domain& d, std::span<fr> a, const fr& scale, const ntt_config& cfg) {
+    check_size(d, a, "coset_inverse_ntt_scaled");
+    parallel::in_arena(cfg.threads, [&] {
+        forward_core(d, a, cfg);
+        finish_inverse<true>(a, d.size_inv() * scale, d.coset_generator_inv(), d.coset_generator());
+    });
+}
+
+void coset_values_from_values(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg) {
+    check_size(d, a, "coset_values_from_values");
+    parallel::in_arena(cfg.threads, [&] {
+        forward_core(d, a, cfg);
+        // coefficient k times g^k / n
+        finish_inverse<true>(a, d.size_inv(), d.coset_generator(), d.coset_generator_inv());
+        forward_core(d, a, cfg);
+    });
+}
+
 void distribute_powers(std::span<fr> a, const fr& first, const fr& ratio, const ntt_config& cfg) {
     parallel::in_arena(cfg.threads, [&] { distribute_powers_core(a, first, ratio); });
 }

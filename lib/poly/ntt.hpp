@@ -53,6 +53,13 @@ void forward_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& 
 void inverse_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg = {});
 void coset_forward_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg = {});
 void coset_inverse_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg = {});
+// coset_inverse_ntt, the result also multiplied by scale (folded into its 1/n and powers of g^-1:
+// no extra pass).
+void coset_inverse_ntt_scaled(const evaluation_domain& d, std::span<fr> a, const fr& scale, const ntt_config& cfg = {});
+// The values of a polynomial at the domain's points -> its values at g * omega^i: inverse_ntt then
+// coset_forward_ntt with the same bits, the 1/n of the one and the powers of g of the other
+// applied in one pass (two passes and n multiplications fewer).
+void coset_values_from_values(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg = {});
 
 // a_j *= first * ratio^j for every j (bellperson's distribute_powers when first = 1):
 // n multiplications (+ one exponentiation per chunk). Throws nothing.
