@@ -28,6 +28,16 @@ struct fp12 {
     friend constexpr fp12 operator+(const fp12& a, const fp12& b) noexcept { return {a.c0 + b.c0, a.c1 + b.c1}; }
     friend constexpr fp12 operator-(const fp12& a, const fp12& b) noexcept { return {a.c0 - b.c0, a.c1 - b.c1}; }
     constexpr fp12 operator-() const noexcept { return {-c0, -c1}; }
+    constexpr fp12& operator+=(const fp12& b) noexcept {
+        c0 += b.c0;
+        c1 += b.c1;
+        return *this;
+    }
+    constexpr fp12& operator-=(const fp12& b) noexcept {
+        c0 -= b.c0;
+        c1 -= b.c1;
+        return *this;
+    }
 
     // Karatsuba: 3M6.
     friend fp12 operator*(const fp12& a, const fp12& b) noexcept;

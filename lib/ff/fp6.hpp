@@ -38,8 +38,19 @@ struct fp6 {
         return {a.c0 - b.c0, a.c1 - b.c1, a.c2 - b.c2};
     }
     constexpr fp6 operator-() const noexcept { return {-c0, -c1, -c2}; }
-    constexpr fp6& operator+=(const fp6& b) noexcept { return *this = *this + b; }
-    constexpr fp6& operator-=(const fp6& b) noexcept { return *this = *this - b; }
+    // In place, coefficient by coefficient (Fp2's compound forms write from the assembly).
+    constexpr fp6& operator+=(const fp6& b) noexcept {
+        c0 += b.c0;
+        c1 += b.c1;
+        c2 += b.c2;
+        return *this;
+    }
+    constexpr fp6& operator-=(const fp6& b) noexcept {
+        c0 -= b.c0;
+        c1 -= b.c1;
+        c2 -= b.c2;
+        return *this;
+    }
 
     // The formulas below build every result coefficient from prvalues, so each Fp2 product
     // and sum is written in place into its destination: a named temporary copied into the
