@@ -1,6 +1,6 @@
 // Compressed squaring in the cyclotomic subgroup of Fp12 (Karabina, "Squaring in cyclotomic
 // subgroups", Math. Comp. 82 (2013); the formulas as in Aranha, Karabina, Longa, Gebotys and
-// Lopez, eprint 2010/526, section 5.1).
+// Lopez, eprint 2010/526).
 //
 // With the Granger-Scott numbering of fp12::cyclotomic_square, z = (z0, z4, z3) + (z2, z1, z5) w,
 // the square of z gives z2, z3, z4, z5 from those four alone:
