@@ -195,7 +195,14 @@ public:
     }
 
     constexpr mont_field dbl() const noexcept { return *this + *this; }
-    constexpr mont_field square() const noexcept { return *this * *this; }
+    // 6 limbs with the assembly: a dedicated square (c2lab_mont_sqr_6, 57 mulx against 72).
+    constexpr mont_field square() const noexcept {
+        if constexpr (has_asm_mul<n_limbs> && n_limbs == 6) {
+            if (!std::is_constant_evaluated() && cpu::use_adx_asm) [[likely]]
+                return square_asm(*this);
+        }
+        return *this * *this;
+    }
     // a / 2
     constexpr mont_field halve() const noexcept {
         repr r = mont;
@@ -407,10 +414,19 @@ public:
     }
 
 private:
-    // The assembly product into one named result (see operator*).
+    // The assembly product and square into one named result (see operator*).
     static mont_field product_asm(const mont_field& a, const mont_field& b) noexcept {
         mont_field r(uninit);
         mont_mul_into(r.mont, a.mont, b.mont, modulus, n0);
+        return r;
+    }
+    static mont_field square_asm(const mont_field& a) noexcept {
+        mont_field r(uninit);
+#if defined(C2LAB_HAVE_X86_ASM)
+        c2lab_mont_sqr_6(r.mont.data(), a.mont.data(), modulus.data(), n0);
+#else
+        r.mont = mont_mul_portable(a.mont, a.mont, modulus, n0);
+#endif
         return r;
     }
 };

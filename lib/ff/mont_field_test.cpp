@@ -78,6 +78,33 @@ TYPED_TEST(prime_field, asm_matches_portable_on_edges_and_random) {
     }
 }
 
+// The dedicated 6-limb square of Fp (c2lab_mont_sqr_6) against the portable product a * a.
+TEST(fp, asm_square_matches_portable_on_edges_and_random) {
+    using F = fp;
+    if (!has_asm_mul<F::n_limbs> || !cpu::detected().adx || !cpu::detected().bmi2)
+        GTEST_SKIP() << "no mulx/adcx/adox path on this build or CPU; the portable path is the only one";
+    auto check = [](const F& a) {
+        auto fast = mont_sqr_asm(a.mont, F::modulus, F::n0);
+        auto slow = mont_mul_portable(a.mont, a.mont, F::modulus, F::n0);
+        ASSERT_EQ(fast, slow);
+        ASSERT_TRUE(F::is_canonical(fast));
+        if (cpu::use_adx_asm) {
+            F x = a;
+            x = x.square();  // through the operator, result over its operand
+            ASSERT_EQ(x.mont, slow);
+        }
+    };
+    for (const F& a : edge_values<F>()) check(a);
+    rng g(2);
+    for (int i = 0; i < 100000; ++i) check(F::random(g));
+    // one limb all ones (carries through the doubling and the diagonal squares)
+    for (int i = 0; i < 1000; ++i) {
+        F::repr x = F::random(g).to_canonical();
+        x[static_cast<size_t>(i) % (F::n_limbs - 1)] = ~uint64_t{0};
+        if (F::is_canonical(x)) check(F::from_mont(x));
+    }
+}
+
 TYPED_TEST(prime_field, add_and_sub_fast_paths_match_portable) {
     using F = TypeParam;
     auto check = [](const F& a, const F& b) {

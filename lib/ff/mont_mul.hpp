@@ -2,7 +2,8 @@
 //
 //   compile time (constexpr)       -> mont_mul_portable
 //   x86-64 with BMI2 + ADX          -> 4 limbs: inline asm (mont_mul_x86_64_inline.hpp)
-//                                      6 limbs: c2lab_mont_mul_6 (mont_mul_x86_64.S)
+//                                      6 limbs: c2lab_mont_mul_6 (mont_mul_x86_64.S), and the
+//                                      square c2lab_mont_sqr_6 (mont_field::square)
 //   anything else, or C2LAB_PORTABLE=1 -> mont_mul_portable
 //
 // Both paths compute the same function and are tested against each other. The same
@@ -21,6 +22,8 @@
 extern "C" {
 void c2lab_mont_mul_6(uint64_t r[6], const uint64_t a[6], const uint64_t b[6], const uint64_t p[6],
                       uint64_t n0);
+// a^2 / R mod p for a < p < 2^381: the square as 12 limbs (21 mulx) and one reduction (36 mulx).
+void c2lab_mont_sqr_6(uint64_t r[6], const uint64_t a[6], const uint64_t p[6], uint64_t n0);
 void c2lab_mont_butterflies_4(uint64_t* x, uint64_t* y, const uint64_t* w, size_t count, const uint64_t p[4],
                               uint64_t n0);
 }
@@ -38,6 +41,18 @@ inline constexpr bool has_asm_mul =
 #endif
 
 // The assembly path alone (callers must check cpu::use_adx_asm or the CPU features).
+template <size_t N>
+inline limbs<N> mont_sqr_asm(const limbs<N>& a, const limbs<N>& p, uint64_t n0) noexcept {
+    static_assert(N == 6, "the dedicated square exists for 6 limbs");
+    limbs<N> r;
+#if defined(C2LAB_HAVE_X86_ASM)
+    c2lab_mont_sqr_6(r.data(), a.data(), p.data(), n0);
+#else
+    r = mont_mul_portable(a, a, p, n0);
+#endif
+    return r;
+}
+
 template <size_t N>
 inline limbs<N> mont_mul_asm(const limbs<N>& a, const limbs<N>& b, const limbs<N>& p, uint64_t n0) noexcept {
     limbs<N> r;

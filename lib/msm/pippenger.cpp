@@ -104,7 +104,15 @@ inline void mul_to(ff::fp2& r, const ff::fp2& a, const ff::fp2& b) noexcept {
 #endif
     r = a * b;
 }
-inline void sqr_to(ff::fp& r, const ff::fp& a) noexcept { mul_to(r, a, a); }
+inline void sqr_to(ff::fp& r, const ff::fp& a) noexcept {
+#if defined(C2LAB_HAVE_X86_ASM)
+    if (cpu::use_adx_asm) [[likely]] {
+        c2lab_mont_sqr_6(r.mont.data(), a.mont.data(), ff::fp::modulus.data(), ff::fp::n0);
+        return;
+    }
+#endif
+    r = a.square();
+}
 inline void sqr_to(ff::fp2& r, const ff::fp2& a) noexcept {
 #if defined(C2LAB_HAVE_X86_ASM)
     if (cpu::use_adx_asm) [[likely]] {
