@@ -422,11 +422,7 @@ private:
     }
     static mont_field square_asm(const mont_field& a) noexcept {
         mont_field r(uninit);
-#if defined(C2LAB_HAVE_X86_ASM)
-        c2lab_mont_sqr_6(r.mont.data(), a.mont.data(), modulus.data(), n0);
-#else
-        r.mont = mont_mul_portable(a.mont, a.mont, modulus, n0);
-#endif
+        mont_sqr_into(r.mont, a.mont, modulus, n0);
         return r;
     }
 };

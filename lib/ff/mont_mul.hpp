@@ -94,6 +94,21 @@ constexpr void mont_mul_into(limbs<N>& r, const limbs<N>& a, const limbs<N>& b, 
     r = mont_mul(a, b, p, n0);
 }
 
+// r = a^2 / R mod p, written in place like mont_mul_into (r may alias a): the dedicated
+// 6-limb square where the assembly runs, the product a * a elsewhere.
+template <size_t N>
+constexpr void mont_sqr_into(limbs<N>& r, const limbs<N>& a, const limbs<N>& p, uint64_t n0) noexcept {
+#if defined(C2LAB_HAVE_X86_ASM)
+    if constexpr (N == 6) {
+        if (!std::is_constant_evaluated() && cpu::use_adx_asm) [[likely]] {
+            c2lab_mont_sqr_6(r.data(), a.data(), p.data(), n0);
+            return;
+        }
+    }
+#endif
+    r = mont_mul(a, a, p, n0);
+}
+
 // Radix-2 butterflies over `count` elements of N limbs in Montgomery form (x, y and w point
 // to contiguous arrays of count * N limbs that do not overlap; every value below p):
 //   (x_i, y_i) <- (x_i + w_i y_i, x_i - w_i y_i) mod p.
