@@ -21,6 +21,14 @@ struct fp12 {
         return {a, fp6::random(g)};
     }
 
+    // f^((p^6 - 1)(p^2 + 1)) for a random f: an element of the cyclotomic subgroup (tests and
+    // benchmarks of the cyclotomic squarings).
+    static fp12 random_cyclotomic(rng& g) noexcept {
+        const fp12 f = random(g);
+        const fp12 c = f.conjugate() * f.inverse();  // f^(p^6 - 1)
+        return c.frobenius(2) * c;                    // then ^(p^2 + 1)
+    }
+
     constexpr bool is_zero() const noexcept { return c0.is_zero() && c1.is_zero(); }
     bool is_one() const noexcept { return *this == one(); }
     friend constexpr bool operator==(const fp12&, const fp12&) noexcept = default;
