@@ -261,6 +261,16 @@ void distribute_powers_core(std::span<fr> a, const fr& first, const fr& ratio) {
     });
 }
 
+// The coset inverse transform times scale (1 for coset_inverse_ntt).
+void coset_inverse_core(const evaluation_domain& d, std::span<fr> a, const fr& scale, const ntt_config& cfg,
+                        const char* name) {
+    check_size(d, a, name);
+    parallel::in_arena(cfg.threads, [&] {
+        forward_core(d, a, cfg);
+        finish_inverse<true>(a, d.size_inv() * scale, d.coset_generator_inv(), d.coset_generator());
+    });
+}
+
 }  // namespace
 
 void forward_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg) {
@@ -285,19 +295,11 @@ void coset_forward_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_co
 }
 
 void coset_inverse_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg) {
-    check_size(d, a, "coset_inverse_ntt");
-    parallel::in_arena(cfg.threads, [&] {
-        forward_core(d, a, cfg);
-        finish_inverse<true>(a, d.size_inv(), d.coset_generator_inv(), d.coset_generator());
-    });
+    coset_inverse_core(d, a, fr::one(), cfg, "coset_inverse_ntt");
 }
 
 void coset_inverse_ntt_scaled(const evaluation_domain& d, std::span<fr> a, const fr& scale, const ntt_config& cfg) {
-    check_size(d, a, "coset_inverse_ntt_scaled");
-    parallel::in_arena(cfg.threads, [&] {
-        forward_core(d, a, cfg);
-        finish_inverse<true>(a, d.size_inv() * scale, d.coset_generator_inv(), d.coset_generator());
-    });
+    coset_inverse_core(d, a, scale, cfg, "coset_inverse_ntt_scaled");
 }
 
 void coset_values_from_values(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg) {
