@@ -301,6 +301,12 @@ FP2_H = ["r8", "r9"]
 CONST = "rip + c2lab_fp2_consts"  # p (6 limbs), n0, p^2 (12 limbs)
 
 
+def zero(reg):
+    """xor reg, reg (in its 32-bit name for r10-r15): reg = 0, CF and OF cleared."""
+    r = reg + "d" if reg.startswith("r1") else reg
+    return ("xor", r, r)
+
+
 def wide_product(dst, a, b):
     """dst[0..12) = a * b, 6 x 6 limbs; each operand is (base, limb offset)."""
     out = []
@@ -344,7 +350,7 @@ def redc(dst, src, p=CONST, n0=("mem", CONST, 6)):
     for i in range(6):
         out.append(("mov", "rdx", t[0]))
         out.append(("imul", "rdx", n0))
-        out.append(("xor", t[6] + "d" if t[6].startswith("r1") else t[6], t[6] + "d" if t[6].startswith("r1") else t[6]))
+        out.append(zero(t[6]))
         for j in range(6):
             out.append(("mulx", h[j % 2], lo, ("mem", p, j)))
             if j > 0:
@@ -371,7 +377,7 @@ def wide_square(dst, a):
     m = lambda x, k: ("mem", x[0], x[1] + k)
     # row 0: a0 * (a1 .. a5) at positions 1 .. 6
     out.append(("mov", "rdx", m(a, 0)))
-    out.append(("xor", t[0] + "d" if t[0].startswith("r1") else t[0], t[0] + "d" if t[0].startswith("r1") else t[0]))
+    out.append(zero(t[0]))
     out.append(("mulx", t[2], t[1], m(a, 1)))
     for j in range(2, 6):
         out.append(("mulx", t[j + 1], lo, m(a, j)))
@@ -381,8 +387,7 @@ def wide_square(dst, a):
     t = t[1:] + t[:1]
     # rows 1 .. 4: a_i * a_j (j > i) at window offsets j (lo, OF chain) and j + 1 (hi, CF chain)
     for i in range(1, 5):
-        r6 = t[6] + "d" if t[6].startswith("r1") else t[6]
-        out.append(("xor", r6, r6))  # the window's new top limb; also clears CF and OF
+        out.append(zero(t[6]))  # the window's new top limb; also clears CF and OF
         out.append(("mov", "rdx", m(a, i)))
         for j in range(i + 1, 6):
             out.append(("mulx", hi, lo, m(a, j)))
@@ -418,7 +423,7 @@ def gen_square_function():
     body = [("mov", ("mem", "rsp", 12), "rcx"), ("mov", "rcx", "rdx")]  # n0 to the frame, p to rcx
     body += wide_square(("rsp", 0), ("rsi", 0))
     body += redc(("rdi", 0), ("rsp", 0), p="rcx", n0=("mem", "rsp", 12))
-    return fp2_function(name, body, 14)
+    return framed_function(name, body, 14)
 
 
 def wide_addsub(dst, ops, n):
@@ -448,7 +453,7 @@ def copy_add(dst, a, b, n):
     return out
 
 
-def fp2_function(name, body, frame_limbs):
+def framed_function(name, body, frame_limbs):
     saved = ["rbx", "rbp", "r12", "r13", "r14", "r15"]
     out = [f".globl {name}", f".type {name},@function", ".p2align 5", f"{name}:", ".cfi_startproc"]
     for r in saved:
@@ -512,9 +517,9 @@ def gen_fp2():
     consts = limbs_of(BLS12_381_P, 6) + [(-pow(BLS12_381_P, -1, 2**64)) % 2**64] + limbs_of(BLS12_381_P**2, 12)
     data = [".section .rodata", ".p2align 6", "c2lab_fp2_consts:  # p (6 limbs), -p^-1 mod 2^64, p^2 (12 limbs)"]
     data += [f"    .quad 0x{c:016x}" for c in consts]
-    return "\n".join([".text", fp2_function("c2lab_fp2_mul", mul, 48), "", fp2_function("c2lab_fp2_sqr", sq, 48),
-                      "", fp2_function("c2lab_fp2_mul_wide", mulw, 48), "",
-                      fp2_function("c2lab_fp2_sqr_wide", sqw, 48), "", fp2_function("c2lab_fp2_redc", red, 0),
+    return "\n".join([".text", framed_function("c2lab_fp2_mul", mul, 48), "", framed_function("c2lab_fp2_sqr", sq, 48),
+                      "", framed_function("c2lab_fp2_mul_wide", mulw, 48), "",
+                      framed_function("c2lab_fp2_sqr_wide", sqw, 48), "", framed_function("c2lab_fp2_redc", red, 0),
                       ""] + data)
 
 
