@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <tuple>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -472,6 +473,14 @@ TEST(groth16, params_file_round_trip_and_refusals) {
         std::filesystem::remove(tagged_path);
     }
     EXPECT_EQ(read_parameters(path, params_io::read), s.params);  // read(2) instead of mmap
+    {  // the header alone (what a load that runs later is checked by up front)
+        const params_header h = read_parameters_header(path), want = header_of(s.params);
+        EXPECT_EQ(h.n, s.params.domain_size());
+        EXPECT_EQ(h.num_inputs, s.params.num_inputs());
+        EXPECT_EQ(h.num_aux, s.params.num_aux());
+        EXPECT_EQ(std::tie(h.h, h.l, h.a, h.b_g1, h.b_g2, h.ic), std::tie(want.h, want.l, want.a, want.b_g1, want.b_g2, want.ic));
+        EXPECT_EQ(h.circuit_digest, s.params.circuit_digest);
+    }
     EXPECT_EQ(parse_params_io("read"), params_io::read);
     EXPECT_EQ(to_string(params_io::mmap), "mmap");
     EXPECT_EQ(kind_of([] { (void)parse_params_io("stream"); }), errc::bad_input);
@@ -483,8 +492,18 @@ TEST(groth16, params_file_round_trip_and_refusals) {
 
     const auto good = slurp(path);
     const std::string bad = dir + "/bad.bin";
-    auto refused = [&](const std::vector<uint8_t>& bytes, errc want, const std::string& words) {
+    // in_header: read_parameters_header refuses it too, with the same message; otherwise (the
+    // checksum, the points) the header passes and only the full read refuses.
+    auto refused = [&](const std::vector<uint8_t>& bytes, errc want, const std::string& words, bool in_header) {
         spit(bad, bytes);
+        try {
+            (void)read_parameters_header(bad);
+            EXPECT_FALSE(in_header) << "header accepted: " << words;
+        } catch (const c2lab::error& e) {
+            EXPECT_TRUE(in_header) << e.what();
+            EXPECT_EQ(e.kind(), want) << e.what();
+            EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+        }
         for (params_io io : {params_io::mmap, params_io::read}) {  // the same refusal either way
             try {
                 read_parameters(bad, io);
@@ -496,39 +515,39 @@ TEST(groth16, params_file_round_trip_and_refusals) {
             }
         }
     };
-    refused(std::vector<uint8_t>(good.begin(), good.end() - 1), errc::bad_input, "truncated");
-    refused(std::vector<uint8_t>(good.begin(), good.begin() + 50), errc::bad_input, "truncated");
-    refused(std::vector<uint8_t>(good.begin(), good.begin() + 4), errc::bad_input, "truncated");
+    refused(std::vector<uint8_t>(good.begin(), good.end() - 1), errc::bad_input, "truncated", true);
+    refused(std::vector<uint8_t>(good.begin(), good.begin() + 50), errc::bad_input, "truncated", true);
+    refused(std::vector<uint8_t>(good.begin(), good.begin() + 4), errc::bad_input, "truncated", true);
     auto t = good;
     t.push_back(0);
-    refused(t, errc::bad_input, "trailing");
+    refused(t, errc::bad_input, "trailing", true);
     t = good;
     t[good.size() / 2] ^= 0x10;
-    refused(t, errc::bad_input, "checksum");
+    refused(t, errc::bad_input, "checksum", false);
     t = good;
     t[0] = 'X';
-    refused(t, errc::bad_input, "magic");
+    refused(t, errc::bad_input, "magic", true);
     t = good;
     t[8] = 3;
-    refused(t, errc::bad_input, "unsupported version 3");
+    refused(t, errc::bad_input, "unsupported version 3", true);
     t = good;
     t[8] = 1;  // the format before the circuit digest: named as such
-    refused(t, errc::bad_input, "version 1, written before parameters files recorded the digest");
+    refused(t, errc::bad_input, "version 1, written before parameters files recorded the digest", true);
     t = good;
     t[16 + 8 * 3] ^= 1;  // h count
-    refused(t, errc::bad_input, "inconsistent counts");
+    refused(t, errc::bad_input, "inconsistent counts", true);
     // A point off the curve, with a valid checksum: the last coordinate limb of the last
     // b_g2 point changed.
     t = good;
     t[t.size() - 32 - 8] ^= 1;
     // Without a valid checksum the same change is the checksum's mismatch (the hash runs beside
     // the decoder, and a bad point waits for its verdict), in a query point and in the vk.
-    refused(t, errc::bad_input, "checksum mismatch");
+    refused(t, errc::bad_input, "checksum mismatch", false);
     rehash(t);
-    refused(t, errc::bad_input, "b_g2[");
+    refused(t, errc::bad_input, "b_g2[", false);
     t = good;
     t[params_file_header_bytes + 40] ^= 1;  // alpha_g1's x
-    refused(t, errc::bad_input, "checksum mismatch");
+    refused(t, errc::bad_input, "checksum mismatch", false);
     // The file cannot be opened.
     EXPECT_EQ(kind_of([&] { read_parameters(dir + "/missing.bin"); }), errc::io);
     EXPECT_EQ(kind_of([&] { write_parameters(dir + "/no/such/dir/p.bin", s.params); }), errc::io);

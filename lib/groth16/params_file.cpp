@@ -305,15 +305,16 @@ void write_parameters(const std::string& path, const parameters& params) {
 
 namespace {
 
-parameters decode(const std::string& path, std::span<const uint8_t> bytes, const release_fn& release) {
-    const size_t size = bytes.size();
+// The header's checks (magic, version, counts against each other and against the file size),
+// on the first params_file_header_bytes of a file of `size` bytes (fewer when the file is shorter).
+params_header parse_header(const std::string& path, std::span<const uint8_t> head, uint64_t size) {
     if (size < sizeof params_file_magic)
         bad(path, "truncated: " + std::to_string(size) + " bytes, not even the magic");
-    if (std::memcmp(bytes.data(), params_file_magic, sizeof params_file_magic) != 0)
+    if (std::memcmp(head.data(), params_file_magic, sizeof params_file_magic) != 0)
         bad(path, "bad magic (not a C2LABPRM parameters file)");
     if (size < params_file_header_bytes + digest_bytes)
         bad(path, "truncated: " + std::to_string(size) + " bytes, shorter than the header");
-    const uint32_t version = get_u32(bytes.data() + 8);
+    const uint32_t version = get_u32(head.data() + 8);
     if (version == 1)
         bad(path, "version 1, written before parameters files recorded the digest of their circuit's structure "
                   "(this build reads version " + std::to_string(params_file_version) +
@@ -322,9 +323,13 @@ parameters decode(const std::string& path, std::span<const uint8_t> bytes, const
         bad(path, "unsupported version " + std::to_string(version) + " (this build reads version " +
                       std::to_string(params_file_version) + ")");
     uint64_t c[n_counts];
-    for (size_t i = 0; i < n_counts; ++i) c[i] = get_u64(bytes.data() + 16 + 8 * i);
-    const uint64_t n = c[0], ni = c[1], na = c[2], nh = c[3], nl = c[4], n_a = c[5], nb1 = c[6], nb2 = c[7],
-                   nic = c[8];
+    for (size_t i = 0; i < n_counts; ++i) c[i] = get_u64(head.data() + 16 + 8 * i);
+    params_header h;
+    h.n = c[0], h.num_inputs = c[1], h.num_aux = c[2], h.h = c[3], h.l = c[4], h.a = c[5], h.b_g1 = c[6],
+    h.b_g2 = c[7], h.ic = c[8];
+    std::memcpy(h.circuit_digest.data(), head.data() + 16 + 8 * n_counts, h.circuit_digest.size());
+    const uint64_t n = h.n, ni = h.num_inputs, na = h.num_aux, nh = h.h, nl = h.l, n_a = h.a, nb1 = h.b_g1,
+                   nb2 = h.b_g2, nic = h.ic;
     // Every count is bounded by the file size before any arithmetic on it.
     for (size_t i = 0; i < n_counts; ++i)
         if (c[i] > size) bad(path, "inconsistent counts: count " + std::to_string(i) + " is " + std::to_string(c[i]) +
@@ -340,6 +345,14 @@ parameters decode(const std::string& path, std::span<const uint8_t> bytes, const
     if (size < expect) bad(path, "truncated: " + std::to_string(size) + " bytes, the counts need " + std::to_string(expect));
     if (size > expect) bad(path, "trailing bytes: " + std::to_string(size) + " bytes, the counts need " + std::to_string(expect));
 
+    return h;
+}
+
+parameters decode(const std::string& path, std::span<const uint8_t> bytes, const release_fn& release) {
+    const size_t size = bytes.size();
+    const params_header head = parse_header(path, bytes.first(std::min<size_t>(size, params_file_header_bytes)), size);
+    const uint64_t nic = head.ic, nh = head.h, nl = head.l, n_a = head.a, nb1 = head.b_g1, nb2 = head.b_g2;
+
     // The checksum and the points at once: one task hashes the file in 64 MiB pieces while the
     // other threads decode and check the points (on a 2-core machine the hash took a third of
     // the load when it ran first). A mapped piece is handed back once both have passed it. A bad
@@ -353,7 +366,7 @@ parameters decode(const std::string& path, std::span<const uint8_t> bytes, const
     parameters p;
     std::exception_ptr decode_error;  // reported only when the checksum matches
     try {
-        std::memcpy(p.circuit_digest.data(), bytes.data() + 16 + 8 * n_counts, p.circuit_digest.size());
+        p.circuit_digest = head.circuit_digest;
         const uint8_t* at = bytes.data() + params_file_header_bytes;
         const auto decoded = [&] { tracker.passed(release_tracker::decoder, size_t(at - bytes.data())); };
         auto& vk = p.vk;
@@ -383,6 +396,22 @@ parameters decode(const std::string& path, std::span<const uint8_t> bytes, const
 
 parameters decode_parameters(const std::string& path, std::span<const uint8_t> bytes) {
     return decode(path, bytes, {});
+}
+
+params_header read_parameters_header(const std::string& path) {
+    const readonly_fd fd(path, read_context);
+    uint8_t head[params_file_header_bytes];
+    const size_t got = std::min<size_t>(fd.size(), sizeof head);
+    read_exact(fd.get(), head, got, path, read_context);
+    return parse_header(path, std::span<const uint8_t>(head, got), fd.size());
+}
+
+params_header header_of(const parameters& p) noexcept {
+    params_header h;
+    h.n = p.domain_size(), h.num_inputs = p.num_inputs(), h.num_aux = p.num_aux(), h.h = p.h.size(),
+    h.l = p.l.size(), h.a = p.a.size(), h.b_g1 = p.b_g1.size(), h.b_g2 = p.b_g2.size(), h.ic = p.vk.ic.size();
+    h.circuit_digest = p.circuit_digest;
+    return h;
 }
 
 parameters read_parameters(const std::string& path, params_io io) {

@@ -39,6 +39,7 @@
 // vk, outside the subgroup).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -63,6 +64,18 @@ uint64_t params_file_bytes(uint64_t n, uint64_t num_inputs, uint64_t num_aux, ui
 enum class params_io { mmap, read };
 params_io parse_params_io(std::string_view name);  // errc::bad_input naming the variants
 std::string_view to_string(params_io io) noexcept;
+
+// What the header of a parameters file says: the counts (the Layout above) and the circuit digest.
+struct params_header {
+    uint64_t n = 0, num_inputs = 0, num_aux = 0, h = 0, l = 0, a = 0, b_g1 = 0, b_g2 = 0, ic = 0;
+    std::array<uint8_t, 32> circuit_digest{};
+};
+// The header of the file at path, with the checks read_parameters makes of it (magic, version,
+// the counts against each other and against the file's size), without reading the points:
+// what a caller that loads the rest later checks up front.
+params_header read_parameters_header(const std::string& path);
+// The header a file of these parameters would have.
+params_header header_of(const parameters& p) noexcept;
 
 void write_parameters(const std::string& path, const parameters& params);
 parameters read_parameters(const std::string& path, params_io io = params_io::mmap);

@@ -2,8 +2,12 @@
 
 #include <openssl/rand.h>
 
+#include <chrono>
 #include <filesystem>
+#include <future>
 #include <map>
+
+#include <tbb/task_arena.h>
 
 #include "core/error.hpp"
 #include "groth16/params_file.hpp"
@@ -42,7 +46,9 @@ const porep::porep_config& porep_config_of(const porep::c1_file& file, const std
     }
 }
 
-c2_job::~c2_job() = default;
+c2_job::~c2_job() {
+    if (params_loaded_.valid()) params_loaded_.wait();  // the load writes into members
+}
 
 c2_job::c2_job(c2_request request) : req_(std::move(request)) {
     namespace fs = std::filesystem;
@@ -113,15 +119,32 @@ c2_job::c2_job(c2_request request) : req_(std::move(request)) {
         for (const porep::c1_file& f : c1_files_) circuits_.push_back(porep::construct_circuits(*cfg_, f.phase1_out));
     }
 
-    say("loading " + params_path_);
-    {
-        groth16::scoped_stage st(&prepare_, "load_params");
-        params_ = std::make_unique<groth16::parameters>(groth16::read_parameters(params_path_, req_.flags.params_io));
-    }
+    // The header first (counts, circuit digest): a file made for another circuit is refused
+    // before anything is synthesized, whichever way the rest is read.
+    const groth16::params_header header = groth16::read_parameters_header(params_path_);
     try {
-        check_params_circuit(*params_, shape_, params_path_);  // counts, query sizes, the structure's digest
+        check_params_circuit(header, shape_, params_path_);
     } catch (const error& e) {
         throw error(e.kind(), with_advice(e.what(), req_.advice.other_circuit));
+    }
+    params_ = std::make_unique<groth16::parameters>();
+    const auto load = [this](groth16::stage_report& into) {
+        groth16::scoped_stage st(&into, "load_params");
+        *params_ = groth16::read_parameters(params_path_, req_.flags.params_io);  // the header checked above
+    };
+    if (req_.flags.params_load == params_load::overlap) {
+        say("loading " + params_path_ + " (beside the first synthesis)");
+        // In an arena of its own: in the arena the prover's pipeline runs in, the thread that
+        // starts the first synthesis stole the load's chunks first (measured: the synthesis
+        // began only once the whole load was done). Here the workers go where there is work.
+        params_loaded_ = std::async(std::launch::async, [this, load] {
+                             tbb::task_arena arena;
+                             arena.execute([&] { load(load_report_); });
+                         }).share();
+    } else {
+        say("loading " + params_path_);
+        load(prepare_);
+        waited_ = true;
     }
     if (cfg_) pce_ = porep_pce_for(req_.flags, *cfg_, shape_, req_.progress);
 
@@ -152,6 +175,37 @@ std::unique_ptr<prepared_job> c2_job::synthesize(const job_ref& ref, witness_poo
     });
 }
 
+void c2_job::wait_params() const {
+    const std::lock_guard lock(wait_m_);
+    if (waited_) return;
+    const auto start = std::chrono::steady_clock::now();
+    params_loaded_.wait();
+    params_wait_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    params_loaded_.get();  // the load's error, thrown again on every later call (waited_ stays false)
+    for (const groth16::stage_span& sp : load_report_.spans()) prepare_.add_span(sp.name, sp.start, sp.end);
+    waited_ = true;
+}
+
+const groth16::parameters& c2_job::params() const {
+    wait_params();
+    return *params_;
+}
+
+double c2_job::load_params_ms() const {
+    wait_params();
+    return prepare_.ms("load_params");
+}
+
+double c2_job::params_wait_ms() const {
+    wait_params();
+    return params_wait_ms_;
+}
+
+const groth16::stage_report& c2_job::prepare_report() const {
+    wait_params();
+    return prepare_;
+}
+
 c2_result c2_job::prove() const {
     batch_config bc;
     bc.job_names = job_names_;
@@ -162,7 +216,6 @@ c2_result c2_job::prove() const {
     std::size_t started = 0;
     const groth16::prover_config cfg = req_.flags.prover(req_.backend);
     c2_result out;
-    out.prepare_report = prepare_;
     out.batch = prove_batch(
         *params_, cfg, bc,
         [&](std::size_t job, groth16::stage_report& rep) {
@@ -172,11 +225,14 @@ c2_result c2_job::prove() const {
         },
         [&] {  // called in job order, right before each proof
             ++started;
+            wait_params();  // params_load=overlap: the first proof waits for the load
             if (req_.progress)
                 req_.progress("proving " + job_names_[started - 1] + " (" + std::to_string(started) + "/" +
                               std::to_string(total) + ", " + std::to_string(shape_.num_constraints()) + " constraints)");
             return req_.blinding ? req_.blinding() : std::pair{random_fr_os(), random_fr_os()};
         });
+
+    out.prepare_report = prepare_report();  // load_params joined it before the first proof
 
     // The proof sets: one per input and run, its partitions in order.
     for (std::size_t run = 0; run < req_.count; ++run)

@@ -4,8 +4,10 @@
 //               built-in hash chain; how many times, how many jobs in flight, the flags, the
 //               backend (made by the caller: lib/ does not link gpu/), the memory budget
 //   c2_job      prepares it: decodes and constructs the inputs, counts the circuit's shape,
-//               checks the memory before anything large is read, loads the parameters (the
-//               cache's entry unless a path is given) and checks their shape, loads the
+//               checks the memory before anything large is read, checks the parameters'
+//               header against the shape and loads the parameters (the cache's entry unless a
+//               path is given; params_load=overlap: on a thread of their own, beside the first
+//               synthesis, the first proof waiting for them), loads the
 //               pre-compiled circuit for synth=pce; the circuit's shape comes from the shape
 //               pass (r1cs/shape_pass.hpp: densities and the structure's digest, memoized per
 //               binary for PoRep), so memory is estimated exactly and parameters made for
@@ -21,6 +23,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <future>
+#include <mutex>
 #include <memory>
 #include <optional>
 #include <string>
@@ -102,18 +106,25 @@ public:
     const porep::porep_config* porep_config() const noexcept { return cfg_; }  // null for the hash chain
     const r1cs::circuit_shape& shape() const noexcept { return shape_; }  // counts, densities, digest
     const std::string& params_path() const noexcept { return params_path_; }
-    const groth16::parameters& params() const noexcept { return *params_; }
+    // The parameters (waits for their load; errors of the load are thrown here).
+    const groth16::parameters& params() const;
     std::size_t job_count() const noexcept { return job_names_.size(); }
     const c2_request& request() const noexcept { return req_; }
-    double load_params_ms() const noexcept { return prepare_.ms("load_params"); }
-    // c1_decode (sum over the files), construct and load_params.
-    const groth16::stage_report& prepare_report() const noexcept { return prepare_; }
+    // The load's own time (waits for it), and how long the first proof waited for it (0 when
+    // params_load=before).
+    double load_params_ms() const;
+    double params_wait_ms() const;
+    // c1_decode (sum over the files), construct and load_params (waits for the load).
+    const groth16::stage_report& prepare_report() const;
 
 private:
     struct job_ref {
         std::size_t input, partition, run;
     };
     std::unique_ptr<prepared_job> synthesize(const job_ref& ref, witness_pool* pool) const;
+    // Waits for a load started by the constructor (once; rethrows its error every time) and
+    // records it in prepare_.
+    void wait_params() const;
 
     c2_request req_;
     std::vector<c2_input> inputs_;
@@ -122,11 +133,16 @@ private:
     const porep::porep_config* cfg_ = nullptr;
     r1cs::circuit_shape shape_;
     std::string params_path_;
-    std::unique_ptr<groth16::parameters> params_;
+    std::unique_ptr<groth16::parameters> params_;  // filled by the load (params_load=overlap: once wait_params returns)
+    groth16::stage_report load_report_;             // written by the load's thread only, read after it ended
+    std::shared_future<void> params_loaded_;        // the load on its own thread (params_load=overlap)
+    mutable std::mutex wait_m_;
+    mutable bool waited_ = false;
+    mutable double params_wait_ms_ = 0;
     std::shared_ptr<const r1cs::precompiled_circuit> pce_;
     std::vector<job_ref> refs_;
     std::vector<std::string> job_names_;
-    groth16::stage_report prepare_;
+    mutable groth16::stage_report prepare_;  // load_params joins it in wait_params
 };
 
 // A uniform element of Fr from the OS (OpenSSL's RAND_bytes, rejection sampling): the

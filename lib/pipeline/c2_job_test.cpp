@@ -8,7 +8,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
 
 #include "core/error.hpp"
 #include "core/rng.hpp"
@@ -105,7 +107,9 @@ TEST(c2_job, proves_every_run_bit_for_bit_as_the_prover_does) {
     EXPECT_LT(rep.ms("queue"), 0);
     EXPECT_GE(res.batch.jobs.front().report.ms("queue"), 0);
     // Progress says what it does: loading, then each job synthesized and proved.
-    EXPECT_NE(std::find(lines.begin(), lines.end(), "loading " + file_200().path), lines.end());
+    EXPECT_NE(std::find_if(lines.begin(), lines.end(),
+                           [](const std::string& l) { return l.rfind("loading " + file_200().path, 0) == 0; }),
+              lines.end());
     EXPECT_EQ(std::count_if(lines.begin(), lines.end(), [](const std::string& l) { return l.rfind("proving ", 0) == 0; }),
               3);
 }
@@ -137,6 +141,76 @@ TEST(c2_job, reused_witness_memory_gives_the_same_proofs) {
         for (size_t i = 0; i < fresh.proof_sets.size(); ++i)
             EXPECT_EQ(reused.proof_sets[i].proofs, fresh.proof_sets[i].proofs) << "set " << i;
     }
+}
+
+// params_load=overlap reads the parameters on a thread of their own beside the first synthesis:
+// the proofs are those of params_load=before, bit for bit, with one and two jobs in flight; the
+// load is reported either way and only the overlapped one can have kept the first proof waiting.
+TEST(c2_job, params_load_overlap_gives_the_proofs_of_before) {
+    c2_request base = chain_request(11);
+    base.count = 3;
+    base.flags = parse_flags(std::vector<std::string>{"params_load=before"});
+    const c2_job before(base);
+    EXPECT_EQ(before.params_wait_ms(), 0);
+    const c2_result expected = before.prove();
+    EXPECT_GE(expected.prepare_report.ms("load_params"), 0);
+    for (unsigned jobs : {1u, 2u}) {
+        SCOPED_TRACE(jobs);
+        c2_request req = chain_request(11);
+        req.count = 3;
+        req.jobs = jobs;
+        req.flags = parse_flags(std::vector<std::string>{"params_load=overlap"});
+        const c2_job job(req);
+        const c2_result res = job.prove();
+        ASSERT_EQ(res.proof_sets.size(), expected.proof_sets.size());
+        for (size_t i = 0; i < res.proof_sets.size(); ++i)
+            EXPECT_EQ(res.proof_sets[i].proofs, expected.proof_sets[i].proofs) << "set " << i;
+        EXPECT_GE(res.prepare_report.ms("load_params"), 0);
+        EXPECT_GE(job.params_wait_ms(), 0);
+        EXPECT_LE(job.params_wait_ms(), job.load_params_ms() + 1);  // the wait is part of the load
+        EXPECT_EQ(job.params(), file_200().params);
+    }
+}
+
+// A file whose header is sound and whose points are not (a byte flipped: the checksum fails):
+// params_load=before refuses it while preparing the job; overlap prepares the job (the header
+// checked) and refuses it when the first proof needs the parameters, with the same message,
+// and again on every later call (no proof from parameters that were not read).
+TEST(c2_job, a_corrupt_parameters_file_is_refused_by_either_load) {
+    const std::string path = file_200().path + ".corrupt";
+    fs::copy_file(file_200().path, path, fs::copy_options::overwrite_existing);
+    {
+        std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+        f.seekg(static_cast<std::streamoff>(fs::file_size(path) / 2));
+        char c = 0;
+        f.read(&c, 1);
+        c = static_cast<char>(c ^ 0x20);
+        f.seekp(static_cast<std::streamoff>(fs::file_size(path) / 2));
+        f.write(&c, 1);
+    }
+    std::string m;
+    c2_request req = chain_request(1);
+    req.params_path = path;
+    req.flags = parse_flags(std::vector<std::string>{"params_load=before"});
+    EXPECT_EQ(kind_of([&] { c2_job{req}; }, &m), errc::bad_input);
+    EXPECT_NE(m.find("checksum mismatch"), std::string::npos) << m;
+    req.flags = parse_flags(std::vector<std::string>{"params_load=overlap"});
+    const c2_job job(req);
+    for (int call = 0; call < 2; ++call) {
+        EXPECT_EQ(kind_of([&] { (void)job.prove(); }, &m), errc::bad_input) << call;
+        EXPECT_NE(m.find("checksum mismatch"), std::string::npos) << m;
+        EXPECT_NE(m.find(path), std::string::npos) << m;
+    }
+    EXPECT_EQ(kind_of([&] { (void)job.params(); }), errc::bad_input);
+
+    // A truncated file fails its header: refused while preparing the job, either way.
+    fs::resize_file(path, fs::file_size(path) - 1);
+    for (const char* mode : {"params_load=before", "params_load=overlap"}) {
+        req.flags = parse_flags(std::vector<std::string>{mode});
+        EXPECT_EQ(kind_of([&] { c2_job{req}; }, &m), errc::bad_input) << mode;
+        EXPECT_NE(m.find("truncated"), std::string::npos) << m;
+    }
+    fs::remove(path);
 }
 
 TEST(c2_job, bad_requests_are_refused_naming_what_is_wrong) {

@@ -55,6 +55,14 @@ constexpr flag_def<fv> registry[] = {
      "how the parameters file is loaded: mapped (pages fault in as decoded) or read(2) into memory first",
      [](fv& v, const std::string& x) { v.params_io = groth16::parse_params_io(x); },
      [](const fv& v) { return std::string(groth16::to_string(v.params_io)); }},
+    {"params_load", "before|overlap", "before", "load_params",
+     "read and check the parameters before the first synthesis, or on a thread of their own beside it (the "
+     "first proof waits for them; their header is checked up front either way)",
+     [](fv& v, const std::string& x) {
+         v.params_load = pick_variant("params_load", x, {"before", "overlap"}) == "overlap" ? params_load::overlap
+                                                                                            : params_load::before;
+     },
+     [](const fv& v) { return std::string(v.params_load == params_load::overlap ? "overlap" : "before"); }},
     {"backend", "cpu|cuda", "cpu", "ntt+msm",
      "engine of the prover's ntt and MSM stages: the CPU (the reference), or CUDA on device 0",
      [](fv& v, const std::string& x) { v.backend = groth16::parse_backend_kind(x); },

@@ -65,16 +65,15 @@ std::string porep_params_path(const porep::porep_config& cfg, const r1cs::circui
     return params_path(cfg.registered_proof, shape);
 }
 
-void check_params_circuit(const groth16::parameters& params, const r1cs::circuit_shape& shape,
+void check_params_circuit(const groth16::params_header& params, const r1cs::circuit_shape& shape,
                           const std::string& path) {
-    if (params.num_inputs() != shape.num_inputs() || params.num_aux() != shape.num_aux() ||
-        params.a.size() != shape.a_query_size() || params.b_g1.size() != shape.b_query_size())
-        throw error(errc::bad_input, path + " was made for another circuit (" + std::to_string(params.num_inputs()) +
-                                         " inputs, " + std::to_string(params.num_aux()) + " aux, a " +
-                                         std::to_string(params.a.size()) + " and b " +
-                                         std::to_string(params.b_g1.size()) + " points; this circuit has " +
-                                         std::to_string(shape.num_inputs()) + " inputs, " +
-                                         std::to_string(shape.num_aux()) + " aux, a " +
+    if (params.num_inputs != shape.num_inputs() || params.num_aux != shape.num_aux() ||
+        params.a != shape.a_query_size() || params.b_g1 != shape.b_query_size())
+        throw error(errc::bad_input, path + " was made for another circuit (" + std::to_string(params.num_inputs) +
+                                         " inputs, " + std::to_string(params.num_aux) + " aux, a " +
+                                         std::to_string(params.a) + " and b " + std::to_string(params.b_g1) +
+                                         " points; this circuit has " + std::to_string(shape.num_inputs()) +
+                                         " inputs, " + std::to_string(shape.num_aux()) + " aux, a " +
                                          std::to_string(shape.a_query_size()) + " and b " +
                                          std::to_string(shape.b_query_size()) + ")");
     if (params.circuit_digest != shape.digest)  // zeros (made without one) included: nothing stale is used
@@ -82,6 +81,11 @@ void check_params_circuit(const groth16::parameters& params, const r1cs::circuit
                     path + " was made for another circuit: its circuit digest is " + to_hex(params.circuit_digest) +
                         ", this circuit's is " + shape.digest_hex() +
                         " (the same counts, another structure: the parameters must be made again)");
+}
+
+void check_params_circuit(const groth16::parameters& params, const r1cs::circuit_shape& shape,
+                          const std::string& path) {
+    check_params_circuit(groth16::header_of(params), shape, path);
 }
 
 namespace {

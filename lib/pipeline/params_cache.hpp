@@ -21,6 +21,7 @@
 #include <string>
 
 #include "groth16/keys.hpp"
+#include "groth16/params_file.hpp"
 #include "porep/params.hpp"
 #include "r1cs/shape_pass.hpp"
 
@@ -42,8 +43,10 @@ std::string params_path(const std::string& name, const r1cs::circuit_shape& shap
 
 // errc::bad_input naming `path` when params were made for another circuit than `shape`: a
 // recorded digest that differs (parameters made without one, all zeros, included), or other
-// counts.
+// counts. The header form checks a file before its points are read (the same checks).
 void check_params_circuit(const groth16::parameters& params, const r1cs::circuit_shape& shape,
+                          const std::string& path);
+void check_params_circuit(const groth16::params_header& params, const r1cs::circuit_shape& shape,
                           const std::string& path);
 
 struct cached_params {
