@@ -116,7 +116,7 @@ void load(benchmark::State& state, const std::function<std::string()>& source, g
             resident = drop_page_cache(path);
             state.ResumeTiming();
         }
-        groth16::parameters p = groth16::read_parameters(path, io);
+        groth16::parameters p = groth16::read_parameters(path, io, bench::opts().flags.params_check);
         if (pin) registered_queries r(p);  // registered, then unregistered: both timed
         benchmark::DoNotOptimize(p.h.data());
         state.PauseTiming();
@@ -125,6 +125,9 @@ void load(benchmark::State& state, const std::function<std::string()>& source, g
     }
     state.counters["bytes/s"] = benchmark::Counter(bytes * double(state.iterations()), benchmark::Counter::kIsRate);
     state.counters["bytes"] = bytes;
+    // params_check=own: 1 when the loads copied the query points (the file's origin record matched).
+    state.counters["points_trusted"] = bench::opts().flags.params_check == groth16::params_check::own &&
+                                       groth16::params_origin_matches(path);
     if (cold) state.counters["cold_resident_pct"] = resident;
 }
 

@@ -31,7 +31,11 @@ struct fp12_compressed {
     // 6 wide Fp2 squares, 4 Fp2 reductions.
     fp12_compressed square() const noexcept;
 
-    // out[i] = the element that in[i] compresses, for every i, with one Fp2 inversion in all.
+    // Values decompressed with one shared inversion (the final exponentiation has 6, the set
+    // bits of |x|); longer inputs take one inversion per batch. No allocation.
+    static constexpr size_t batch = 8;
+
+    // out[i] = the element that in[i] compresses, for every i, with one Fp2 inversion per batch.
     // Returns false, leaving out unspecified, when some in[i] has z2 = 0: there the formula above
     // does not apply (z2 = z3 = 0 is the element 1; z2 = 0 alone happens for about one element
     // in p^2), and the caller squares uncompressed instead. in and out have the same size.

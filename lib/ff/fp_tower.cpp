@@ -1,6 +1,7 @@
 #include "ff/fp12.hpp"
 
-#include <vector>
+#include <algorithm>
+#include <array>
 
 #include "ff/fp12_compressed.hpp"
 
@@ -71,11 +72,13 @@ fp12_compressed fp12_compressed::square() const noexcept {
     return {(xc1 + z2).dbl() + xc1, (c0 - z3).dbl() + c0, (b0 - z4).dbl() + b0, (b1 + z5).dbl() + b1};
 }
 
-bool fp12_compressed::decompress(std::span<const fp12_compressed> in, std::span<fp12> out) noexcept {
+namespace {
+
+// decompress for at most fp12_compressed::batch values: one shared inversion, no allocation.
+bool decompress_batch(std::span<const fp12_compressed> in, std::span<fp12> out) noexcept {
     const size_t n = in.size();
-    if (n == 0) return true;
     // z1 = num / den with den = 4 z2; the dens inverted together (prefix products, one inversion).
-    std::vector<fp2> num(n), den(n), prefix(n);
+    std::array<fp2, fp12_compressed::batch> num, den, prefix;
     fp2 running = fp2::one();
     for (size_t i = 0; i < n; ++i) {
         const fp12_compressed& c = in[i];
@@ -95,6 +98,16 @@ bool fp12_compressed::decompress(std::span<const fp12_compressed> in, std::span<
         const fp2 z3z4 = c.z3 * c.z4;
         const fp2 t = (z1.square() - z3z4).dbl() - z3z4 + c.z2 * c.z5;  // 2 z1^2 + z2 z5 - 3 z3 z4
         out[i] = {{t.mul_by_nonresidue() + fp2::one(), c.z4, c.z3}, {c.z2, z1, c.z5}};
+    }
+    return true;
+}
+
+}  // namespace
+
+bool fp12_compressed::decompress(std::span<const fp12_compressed> in, std::span<fp12> out) noexcept {
+    for (size_t off = 0; off < in.size(); off += batch) {
+        const size_t m = std::min(batch, in.size() - off);
+        if (!decompress_batch(in.subspan(off, m), out.subspan(off, m))) return false;
     }
     return true;
 }

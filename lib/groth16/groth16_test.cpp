@@ -471,6 +471,7 @@ TEST(groth16, params_file_round_trip_and_refusals) {
         EXPECT_EQ(back.circuit_digest, tagged.circuit_digest);
         EXPECT_NE(back, s.params);
         std::filesystem::remove(tagged_path);
+        std::filesystem::remove(params_origin_path(tagged_path));
     }
     EXPECT_EQ(read_parameters(path, params_io::read), s.params);  // read(2) instead of mmap
     {  // the header alone (what a load that runs later is checked by up front)
@@ -486,9 +487,9 @@ TEST(groth16, params_file_round_trip_and_refusals) {
     EXPECT_EQ(kind_of([] { (void)parse_params_io("stream"); }), errc::bad_input);
     const proof p = create_proof(loaded, s.pa, small(5), small(6));
     EXPECT_TRUE(verify_proof(prepare_verifying_key(loaded.vk), p, std::vector<fr>{s.out}));
-    // Overwriting is atomic and leaves no temporary file behind.
+    // Overwriting is atomic and leaves no temporary file behind: the file and its origin record.
     write_parameters(path, s.params);
-    EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator{}), 1);
+    EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator{}), 2);
 
     const auto good = slurp(path);
     const std::string bad = dir + "/bad.bin";
@@ -548,6 +549,73 @@ TEST(groth16, params_file_round_trip_and_refusals) {
     t = good;
     t[params_file_header_bytes + 40] ^= 1;  // alpha_g1's x
     refused(t, errc::bad_input, "checksum mismatch", false);
+    // params_check=own: write_parameters left an origin record; a load that trusts it gives
+    // the same parameters, and so does the full check.
+    EXPECT_TRUE(std::filesystem::exists(params_origin_path(path)));
+    EXPECT_TRUE(params_origin_matches(path));
+    EXPECT_EQ(read_parameters(path, params_io::mmap, params_check::own), s.params);
+    EXPECT_EQ(read_parameters(path, params_io::read, params_check::own), s.params);
+    EXPECT_EQ(parse_params_check("own"), params_check::own);
+    EXPECT_EQ(to_string(params_check::full), "full");
+    EXPECT_EQ(kind_of([] { (void)parse_params_check("none"); }), errc::bad_input);
+    {
+        // A point off its curve under a valid checksum: a file with no record, or with the record
+        // of other bytes, has every point checked in either mode; one whose record matches (a
+        // forged record here: c2lab writes one only for bytes it wrote or checked) is copied as
+        // it is: what "own" trusts is the record.
+        auto u = good;
+        u[u.size() - 32 - 8] ^= 1;  // the last b_g2 point
+        rehash(u);
+        const std::string off = dir + "/off.bin";
+        spit(off, u);
+        std::filesystem::copy_file(params_origin_path(path), params_origin_path(off));  // path's record: other bytes
+        EXPECT_FALSE(params_origin_matches(off));
+        for (params_check c : {params_check::full, params_check::own}) {
+            const std::string m = message_of([&] { (void)read_parameters(off, params_io::mmap, c); });
+            EXPECT_NE(m.find("b_g2["), std::string::npos) << m;
+        }
+        std::ifstream rec(params_origin_path(path));
+        std::string line;
+        std::getline(rec, line);
+        // The record names this machine, the size and the stored checksum: the same line with
+        // off's checksum is a record of off.
+        std::string forged = line.substr(0, line.rfind(' ') + 1);
+        static const char* hex = "0123456789abcdef";
+        for (size_t i = u.size() - 32; i < u.size(); ++i) forged += hex[u[i] >> 4], forged += hex[u[i] & 15];
+        std::ofstream(params_origin_path(off), std::ios::trunc) << forged << "\n";
+        EXPECT_TRUE(params_origin_matches(off));
+        EXPECT_EQ(kind_of([&] { (void)read_parameters(off, params_io::mmap, params_check::full); }), errc::bad_input);
+        const parameters copied = read_parameters(off, params_io::mmap, params_check::own);
+        EXPECT_FALSE(copied.b_g2.back().is_on_curve());
+        // Another machine's record is not this machine's.
+        std::ofstream(params_origin_path(off), std::ios::trunc)
+            << "c2lab-params-origin-v1 another-machine" << forged.substr(forged.find(' ', forged.find(' ') + 1)) << "\n";
+        EXPECT_FALSE(params_origin_matches(off));
+        EXPECT_EQ(kind_of([&] { (void)read_parameters(off, params_io::mmap, params_check::own); }), errc::bad_input);
+        // Trusted or not, the checksum is verified: a flipped byte is refused.
+        auto v = good;
+        v[good.size() / 2] ^= 0x10;
+        spit(off, v);
+        std::filesystem::copy_file(params_origin_path(path), params_origin_path(off),
+                                   std::filesystem::copy_options::overwrite_existing);  // same size and stored checksum
+        EXPECT_TRUE(params_origin_matches(off));
+        const std::string m = message_of([&] { (void)read_parameters(off, params_io::mmap, params_check::own); });
+        EXPECT_NE(m.find("checksum mismatch"), std::string::npos) << m;
+        std::filesystem::remove(off);
+        std::filesystem::remove(params_origin_path(off));
+    }
+    {
+        // A file with no record: the first own load checks every point and records it.
+        const std::string fresh = dir + "/fresh.bin";
+        spit(fresh, good);
+        EXPECT_FALSE(params_origin_matches(fresh));
+        EXPECT_EQ(read_parameters(fresh, params_io::mmap, params_check::full), s.params);
+        EXPECT_FALSE(std::filesystem::exists(params_origin_path(fresh)));  // full writes nothing
+        EXPECT_EQ(read_parameters(fresh, params_io::mmap, params_check::own), s.params);
+        EXPECT_TRUE(params_origin_matches(fresh));
+        std::filesystem::remove(fresh);
+        std::filesystem::remove(params_origin_path(fresh));
+    }
     // The file cannot be opened.
     EXPECT_EQ(kind_of([&] { read_parameters(dir + "/missing.bin"); }), errc::io);
     EXPECT_EQ(kind_of([&] { write_parameters(dir + "/no/such/dir/p.bin", s.params); }), errc::io);

@@ -78,7 +78,26 @@ params_header read_parameters_header(const std::string& path);
 params_header header_of(const parameters& p) noexcept;
 
 void write_parameters(const std::string& path, const parameters& params);
-parameters read_parameters(const std::string& path, params_io io = params_io::mmap);
+// How much of a file read_parameters checks (the params_check flag). full: every coordinate
+// below p and every point on its curve, always. own: the same the first time; once a file has
+// passed, or when write_parameters wrote it, an origin record beside it (<path>.origin: this
+// machine's id, the file's size and its stored SHA-256) says so, and a later load of a file
+// whose size and stored checksum match the record copies the query points without checking
+// them. The SHA-256 of the contents is verified on every load either way, so those are the
+// bytes that were checked; the vk points are always checked. A record from another machine
+// (another /etc/machine-id) or for other bytes is ignored. Records are written best effort (a
+// directory c2lab cannot write into keeps none, and its loads check every point).
+enum class params_check { full, own };
+params_check parse_params_check(std::string_view name);  // errc::bad_input naming the variants
+std::string_view to_string(params_check c) noexcept;
+
+parameters read_parameters(const std::string& path, params_io io = params_io::mmap,
+                           params_check check = params_check::full);
+// The origin record's path, whether it matches the file at path on this machine, and this
+// machine's id (/etc/machine-id, else the host name; empty: no record is ever trusted).
+std::string params_origin_path(const std::string& path);
+bool params_origin_matches(const std::string& path);
+std::string this_machine_id();
 // The decoder read_parameters runs on the file's bytes; `path` only names them in messages.
 parameters decode_parameters(const std::string& path, std::span<const uint8_t> bytes);
 

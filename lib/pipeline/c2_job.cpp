@@ -130,7 +130,7 @@ c2_job::c2_job(c2_request request) : req_(std::move(request)) {
     params_ = std::make_unique<groth16::parameters>();
     const auto load = [this](groth16::stage_report& into) {
         groth16::scoped_stage st(&into, "load_params");
-        *params_ = groth16::read_parameters(params_path_, req_.flags.params_io);  // the header checked above
+        *params_ = groth16::read_parameters(params_path_, req_.flags.params_io, req_.flags.params_check);
     };
     if (req_.flags.params_load == params_load::overlap) {
         say("loading " + params_path_ + " (beside the first synthesis)");

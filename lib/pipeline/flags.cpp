@@ -55,6 +55,11 @@ constexpr flag_def<fv> registry[] = {
      "how the parameters file is loaded: mapped (pages fault in as decoded) or read(2) into memory first",
      [](fv& v, const std::string& x) { v.params_io = groth16::parse_params_io(x); },
      [](const fv& v) { return std::string(groth16::to_string(v.params_io)); }},
+    {"params_check", "full|own", "own", "load_params",
+     "check every point of the parameters on every load, or only until this machine wrote or checked the file "
+     "(an origin record beside it; the SHA-256 of the contents is verified on every load either way)",
+     [](fv& v, const std::string& x) { v.params_check = groth16::parse_params_check(x); },
+     [](const fv& v) { return std::string(groth16::to_string(v.params_check)); }},
     {"params_load", "before|overlap", "before", "load_params",
      "read and check the parameters before the first synthesis, or on a thread of their own beside it (the "
      "first proof waits for them; their header is checked up front either way)",

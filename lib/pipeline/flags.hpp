@@ -53,8 +53,9 @@ enum class params_load { before, overlap };
 // results/ab/synth-2kib-lc_indexer-x-presize-cpu-20261203.md; msm_split=on: the 2 KiB proof
 // 0.79x, results/ab/prove-2kib-msm_split-cpu-20261203; c1_json=simdjson: the C1 decode,
 // results/ab/c1-decode-c1_json-cpu-20261203; witness_memory=reuse: synthesis after a first
-// partition 0.73x, results/ab/synth-2kib-witness_memory-cpu-20261203); the other variants stay
-// for A/B. params_load=overlap was not shown faster on the whole 2 KiB job (2 cores: 0.992
+// partition 0.73x, results/ab/synth-2kib-witness_memory-cpu-20261203; params_check=own: the
+// parameters load 0.65x, results/ab/params-load-2kib-params_check-cpu-20261204); the other
+// variants stay for A/B. params_load=overlap was not shown faster on the whole 2 KiB job (2 cores: 0.992
 // [0.900, 1.053], results/ab/prove-2kib-params_load-cpu-20261204: the synthesis, sharing the cores
 // with the load, took 1.57x as long), so the load stays before the synthesis.
 // lc_indexer=vec and msm_window=ln are the seeds' (bellperson's) choices, and no other variant
@@ -70,6 +71,7 @@ struct flag_values {
     porep::c1_json_decoder c1_json = porep::c1_json_decoder::simdjson;
     groth16::params_io params_io = groth16::params_io::mmap;
     pipeline::params_load params_load = pipeline::params_load::before;
+    groth16::params_check params_check = groth16::params_check::own;
     groth16::backend_kind backend = groth16::backend_kind::cpu;
     groth16::host_pinning host_pinning = groth16::host_pinning::off;
 
