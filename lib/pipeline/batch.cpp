@@ -22,7 +22,11 @@ namespace c2lab::pipeline {
 
 groth16::proof prove_job(const groth16::parameters& params, prepared_job& job, const ff::fr& r, const ff::fr& s,
                          const groth16::prover_config& cfg, groth16::stage_report* report) {
-    const std::optional<groth16::abc_in_place> abc = job.hand_over_abc(params.domain_size());
+    std::optional<groth16::abc_in_place> abc;
+    {
+        groth16::scoped_stage st(report, "pad_abc");  // a, b, c padded with zeros to the domain, for h
+        abc = job.hand_over_abc(params.domain_size());
+    }
     return groth16::create_proof(params, job.witness(), r, s, cfg, report, abc ? &*abc : nullptr);
 }
 

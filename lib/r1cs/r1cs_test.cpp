@@ -5,6 +5,7 @@
 // witness_memory flag parsers.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <functional>
 #include <map>
 #include <string>
@@ -257,6 +258,8 @@ TYPED_TEST(indexer_suite, presize_on_and_off_give_identical_assignments) {
     proving_assignment<TypeParam> off({}, presize_mode::off);
     proving_assignment<TypeParam> on(shape.hint(), presize_mode::on);
     EXPECT_GE(on.a().capacity(), shape.hint().constraints);
+    // a, b, c at the prover's domain size (padded there for h without a reallocation).
+    EXPECT_GE(on.c().capacity(), std::bit_ceil(shape.hint().constraints));
     EXPECT_GE(on.aux_assignment().capacity(), 40u);
     for (auto* pa : {&off, &on}) {
         circuit.synthesize(*pa);
