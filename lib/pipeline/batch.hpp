@@ -22,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/parallel.hpp"
 #include "groth16/keys.hpp"
 #include "groth16/proof.hpp"
 #include "groth16/prover.hpp"
@@ -81,7 +82,11 @@ public:
         const std::size_t m = padded_from_ ? *padded_from_ : pa.a().size();
         if (n < m) return std::nullopt;
         padded_from_ = m;
-        for (std::vector<ff::fr>* v : {&pa.a(), &pa.b(), &pa.c()}) v->resize(n, ff::fr::zero());
+        // The three at once: each new tail is first written here (page faults and zeroing).
+        std::vector<ff::fr>* const abc[] = {&pa.a(), &pa.b(), &pa.c()};
+        parallel::for_chunks(3, 1, [&](std::size_t lo, std::size_t hi) {
+            for (std::size_t k = lo; k < hi; ++k) abc[k]->resize(n, ff::fr::zero());
+        });
         return groth16::abc_in_place{pa.a(), pa.b(), pa.c()};
     }
     void give_back(witness_pool& pool) override { pool.give(std::move(pa).take_buffers()); }
