@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/hex.hpp"
 #include "ec/encoding.hpp"
 #include "groth16/params_file.hpp"
 #include "groth16/proof.hpp"
@@ -579,9 +580,8 @@ TEST(groth16, params_file_round_trip_and_refusals) {
         std::getline(rec, line);
         // The record names this machine, the size and the stored checksum: the same line with
         // off's checksum is a record of off.
-        std::string forged = line.substr(0, line.rfind(' ') + 1);
-        static const char* hex = "0123456789abcdef";
-        for (size_t i = u.size() - 32; i < u.size(); ++i) forged += hex[u[i] >> 4], forged += hex[u[i] & 15];
+        const std::string forged =
+            line.substr(0, line.rfind(' ') + 1) + to_hex(std::span<const uint8_t>(u).last(32));
         std::ofstream(params_origin_path(off), std::ios::trunc) << forged << "\n";
         EXPECT_TRUE(params_origin_matches(off));
         EXPECT_EQ(kind_of([&] { (void)read_parameters(off, params_io::mmap, params_check::full); }), errc::bad_input);

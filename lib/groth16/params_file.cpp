@@ -27,6 +27,7 @@
 
 #include "core/error.hpp"
 #include "core/file.hpp"
+#include "core/hex.hpp"
 #include "core/parallel.hpp"
 
 namespace c2lab::groth16 {
@@ -442,14 +443,17 @@ params_header header_of(const parameters& p) noexcept {
 std::string params_origin_path(const std::string& path) { return path + ".origin"; }
 
 std::string this_machine_id() {
-    for (const char* f : {"/etc/machine-id", "/var/lib/dbus/machine-id"}) {
-        std::ifstream in(f);
-        std::string id;
-        if (in >> id && !id.empty()) return id;
-    }
-    char host[256] = {};
-    if (::gethostname(host, sizeof host - 1) == 0 && host[0] != '\0') return std::string("host:") + host;
-    return {};
+    static const std::string id = [] {  // read once: a load asks two or three times
+        for (const char* f : {"/etc/machine-id", "/var/lib/dbus/machine-id"}) {
+            std::ifstream in(f);
+            std::string line;
+            if (in >> line && !line.empty()) return line;
+        }
+        char host[256] = {};
+        if (::gethostname(host, sizeof host - 1) == 0 && host[0] != '\0') return std::string("host:") + host;
+        return std::string();
+    }();
+    return id;
 }
 
 namespace {
@@ -457,10 +461,8 @@ namespace {
 constexpr const char* origin_magic = "c2lab-params-origin-v1";
 
 std::string origin_line(uint64_t size, std::span<const uint8_t> checksum) {
-    static const char* hex = "0123456789abcdef";
-    std::string h;
-    for (uint8_t b : checksum) h += hex[b >> 4], h += hex[b & 15];
-    return std::string(origin_magic) + " " + this_machine_id() + " " + std::to_string(size) + " " + h + "\n";
+    return std::string(origin_magic) + " " + this_machine_id() + " " + std::to_string(size) + " " + to_hex(checksum) +
+           "\n";
 }
 
 // The file's size and stored checksum (its last 32 bytes), read with pread; nullopt when it is
