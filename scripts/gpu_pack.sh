@@ -28,6 +28,10 @@ for f in "$pack"/bin/*; do
   ldd "$f" | awk '/=> \// {print $3}'
 done | sort -u | grep -Ev '/(libc|libm|libdl|libpthread|librt|ld-linux[^/]*|libgcc_s|libcuda)\.so' |
   while read -r lib; do cp -L "$lib" "$pack/lib/"; done
+# The C++ runtime goes aside: gpu_run.sh uses it only where the GPU machine's own is older
+# (a newer system one serves these binaries, and the machine's tools need the newer one).
+mkdir -p "$pack/lib/cxx"
+mv "$pack"/lib/libstdc++.so.* "$pack/lib/cxx/"
 cp scripts/gpu_run.sh "$pack/"
 du -sh "$pack" >&2
 echo "gpu_pack: $pack ready; on the GPU machine: bash $pack/gpu_run.sh OUT_DIR" >&2

@@ -1,51 +1,131 @@
 #!/usr/bin/env bash
 # The GPU checks of c2lab in one run, from a folder made by scripts/gpu_pack.sh:
 #   bash .gpu-pack/gpu_run.sh OUT_DIR
-# 1. the device description (c2lab gpu-info);
-# 2. the GPU tests: the device MSM, NTT, h and host-memory results against the CPU;
-# 3. the GPU benchmarks as Google Benchmark JSON (manual time from CUDA events):
-#    G1 MSM 2^20..2^26, G2 MSM 2^20..2^24, NTT and h 2^20..2^27, pinning 64 MiB..64 GiB
-#    (cudaHostRegister, cudaMallocHost, copies each way, pageable vs pinned);
-# 4. a hash-chain proof with --backend cuda, verified.
-# Everything lands in OUT_DIR (logs, *.json); copy it to results/gpu/<gpu name>/.
+# Steps, most telling first (a step that fails does not stop the ones after it):
+# 1. the device and host description (c2lab gpu-info, nvidia-smi, the CPU);
+# 2. the GPU tests: the device MSM, NTT, h and host-memory results against the CPU
+#    (a failing device test is run again under compute-sanitizer where it is installed);
+# 3. a hash-chain proof with --backend cuda beside the CPU's, verified;
+# 4. the GPU benchmarks as Google Benchmark JSON (manual time from CUDA events), mid sizes;
+# 5. a 2 KiB PoRep partition: setup, then prove on the CPU and with --backend cuda, both verified;
+# 6. bench_pinning (cudaHostRegister, cudaMallocHost, copies each way, pageable vs pinned);
+# 7. the GPU benchmarks at the largest sizes (G1 2^25..2^26, G2 2^23..2^24, NTT and h 2^25..2^27).
+# Everything lands in OUT_DIR (run.log, *.json, *.txt); copy it to results/gpu/<gpu name>/.
+# C2LAB_GPU_BUDGET_S=N: a step whose estimate no longer fits in N seconds from the start is
+#   skipped (and says so), and every step runs under a timeout that ends by the deadline.
 # C2LAB_GPU_QUICK=1 keeps the smallest sizes only (a first try on a new machine).
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 out="${1:?usage: gpu_run.sh OUT_DIR}"
 mkdir -p "$out"
-export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+out="$(cd "$out" && pwd)"
+# The packed C++ runtime only where the system's lacks the newest symbol version it provides.
+cxx_lib="$here/lib/cxx"
+newest="$(grep -a -o 'GLIBCXX_3\.4\.[0-9]*' "$cxx_lib"/libstdc++.so.* 2>/dev/null | sort -t. -k3 -n | tail -1)"
+sys_cxx="$(ldconfig -p 2>/dev/null | awk '/libstdc\+\+\.so\.6 .*x86-64/ {print $NF; exit}')"
+if [ -n "$sys_cxx" ] && [ -n "$newest" ] && grep -a -q "$newest" "$sys_cxx"; then cxx_lib=""; fi
+export LD_LIBRARY_PATH="$here/lib${cxx_lib:+:$cxx_lib}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 bin="$here/bin"
+budget="${C2LAB_GPU_BUDGET_S:-0}"
+t0=$(date +%s)
 status=0
-step() { echo "== $* ==" >&2; }
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
 
-step "device"
-"$bin/c2lab" gpu-info | tee "$out/device.txt" || { echo "gpu_run: no usable GPU" >&2; exit 2; }
-nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv >>"$out/device.txt" 2>/dev/null
+elapsed() { echo $(( $(date +%s) - t0 )); }
+# step NAME ESTIMATE_S TIMEOUT_S LOG COMMAND...: runs COMMAND, its output into OUT_DIR/LOG (the
+# tail of it shown on a failure), under a timeout cut to the deadline; or skips it when its
+# estimate does not fit in what is left of the budget.
+step() {
+  local name="$1" est="$2" lim="$3" log="$out/$4"; shift 4
+  if [ "$budget" -gt 0 ]; then
+    local left=$(( budget - $(elapsed) ))
+    if [ "$left" -lt "$est" ]; then
+      echo "== $name: skipped, ${left}s of the budget left, estimate ${est}s =="
+      return 0
+    fi
+    [ "$lim" -gt "$left" ] && lim=$left
+  fi
+  echo "== $name (t=$(elapsed)s, timeout ${lim}s) =="
+  local s=$(date +%s)
+  timeout -k 5 "$lim" bash -c '"$@"' step "$@" >"$log" 2>&1  # bash -c: COMMAND may be a function
+  local rc=$?
+  echo "== $name: exit $rc after $(( $(date +%s) - s ))s =="
+  if [ "$rc" -ne 0 ]; then status=1; tail -40 "$log"; fi
+  return $rc
+}
 
-step "tests"
-for t in gpu_host_test gpu_msm_host_test gpu_ntt_host_test gpu_memory_test gpu_ntt_test gpu_msm_test; do
-  "$bin/$t" --gtest_brief=1 >"$out/test-$t.log" 2>&1 && echo "pass $t" || { echo "FAIL $t" ; status=1; }
-done | tee "$out/tests.txt"
-grep -q FAIL "$out/tests.txt" && status=1
+describe() {
+  "$bin/c2lab" gpu-info || return 2
+  nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv 2>/dev/null
+  grep -m1 'model name' /proc/cpuinfo; echo "cores: $(nproc)"; grep -m1 MemTotal /proc/meminfo
+  grep -m1 -o -E 'avx512ifma' /proc/cpuinfo || echo "no avx512ifma"
+}
+export bin out work
+export -f describe
+step device 5 30 device.txt describe || { echo "gpu_run: no usable GPU" >&2; exit 2; }
+cat "$out/device.txt"
 
-step "benchmarks"
-msm_g1='gpu/msm/g1/log_n:(2[0-6])/' msm_g2='gpu/msm/g2/log_n:(2[0-4])/' ntt='gpu/(ntt/forward|h)/log_n:(2[0-7])/'
-pin_max=65536
+gpu_tests() {
+  local t fails=0
+  for t in gpu_memory_test gpu_ntt_test gpu_msm_test gpu_host_test gpu_msm_host_test gpu_ntt_host_test; do
+    if timeout -k 5 240 "$bin/$t" --gtest_brief=1 >"$out/test-$t.log" 2>&1; then echo "pass $t"
+    else
+      echo "FAIL $t (exit $?)"; fails=1; tail -30 "$out/test-$t.log"
+      case "$t" in gpu_*_host_test) ;;
+        *) if command -v compute-sanitizer >/dev/null; then
+             timeout -k 5 120 compute-sanitizer --tool memcheck --print-limit 20 "$bin/$t" --gtest_brief=1 \
+               >"$out/sanitizer-$t.log" 2>&1
+             tail -40 "$out/sanitizer-$t.log"
+           fi ;;
+      esac
+    fi
+  done
+  return $fails
+}
+export -f gpu_tests
+step tests 30 400 tests.txt gpu_tests && cat "$out/tests.txt"
+
+hash_chain() {
+  "$bin/c2lab" setup --circuit hash-chain --steps 100000 -o "$work/p.bin" --seed 1 &&
+  "$bin/c2lab" prove --params "$work/p.bin" --steps 100000 --x0 5 -o "$work/cpu.bin" --json --no-history > "$out/prove_chain_cpu.json" &&
+  "$bin/c2lab" prove --params "$work/p.bin" --steps 100000 --x0 5 -o "$work/cuda.bin" --backend cuda --json --no-history > "$out/prove_chain_cuda.json" &&
+  "$bin/c2lab" verify --params "$work/p.bin" --proof "$work/cuda.bin" --inputs "$work/cuda.bin.inputs" &&
+  "$bin/c2lab" verify --params "$work/p.bin" --proof "$work/cpu.bin" --inputs "$work/cpu.bin.inputs"
+}
+export -f hash_chain
+step "prove hash-chain --backend cuda" 30 180 prove_chain.txt hash_chain
+
+msm_g1='gpu/msm/g1/log_n:(16|18|20|22|24)/' msm_g2='gpu/msm/g2/log_n:(16|18|20|22)/' ntt='gpu/(ntt/forward|h)/log_n:(20|22|24)/'
+big_g1='gpu/msm/g1/log_n:(25|26)/' big_g2='gpu/msm/g2/log_n:(23|24)/' big_ntt='gpu/(ntt/forward|h)/log_n:(25|26|27)/'
+pin_max="${C2LAB_PINNING_MAX_MIB:-16384}"
 if [ "${C2LAB_GPU_QUICK:-0}" = 1 ]; then
   msm_g1='gpu/msm/g1/log_n:20/' msm_g2='gpu/msm/g2/log_n:20/' ntt='gpu/(ntt/forward|h)/log_n:20/' pin_max=1024
 fi
-"$bin/bench_gpu" --benchmark_filter="$msm_g1|$msm_g2|$ntt" --benchmark_repetitions=3 \
-  --benchmark_out="$out/bench_gpu.json" --benchmark_out_format=json >"$out/bench_gpu.txt" 2>&1 || status=1
-C2LAB_PINNING_MAX_MIB=$pin_max "$bin/bench_pinning" --benchmark_out="$out/bench_pinning.json" \
-  --benchmark_out_format=json >"$out/bench_pinning.txt" 2>&1 || status=1
+bench_gpu() {  # NAME FILTER
+  "$bin/bench_gpu" --benchmark_filter="$2" --benchmark_repetitions=3 --benchmark_min_time=0.2 \
+    --benchmark_out="$out/$1.json" --benchmark_out_format=json
+}
+export -f bench_gpu
+step "bench_gpu mid sizes" 60 240 bench_gpu.txt bench_gpu bench_gpu "$msm_g1|$msm_g2|$ntt"
 
-step "prove --backend cuda"
-w="$(mktemp -d)"
-{ "$bin/c2lab" setup --circuit hash-chain --steps 100000 -o "$w/p.bin" --seed 1 &&
-  "$bin/c2lab" prove --params "$w/p.bin" --steps 100000 --x0 5 -o "$w/cpu.bin" --json > "$out/prove_cpu.json" &&
-  "$bin/c2lab" prove --params "$w/p.bin" --steps 100000 --x0 5 -o "$w/cuda.bin" --backend cuda --json > "$out/prove_cuda.json" &&
-  "$bin/c2lab" verify --params "$w/p.bin" --proof "$w/cuda.bin" --inputs "$w/cuda.bin.inputs"; } >"$out/prove.txt" 2>&1 ||
-  { echo "FAIL prove --backend cuda (see prove.txt)" >&2; status=1; }
-rm -rf "$w"
-echo "gpu_run: exit $status; results in $out" >&2
+porep() {
+  export C2LAB_CACHE_DIR="$work/cache"
+  "$bin/c2lab" gen --sector 2KiB --seed 7 -o "$work/c1.json" &&
+  "$bin/c2lab" setup --c1 "$work/c1.json" &&
+  "$bin/c2lab" prove --c1 "$work/c1.json" -o "$work/porep_cpu.bin" --json --no-history > "$out/prove_porep_cpu.json" &&
+  "$bin/c2lab" prove --c1 "$work/c1.json" -o "$work/porep_cuda.bin" --backend cuda --json --no-history > "$out/prove_porep_cuda.json" &&
+  "$bin/c2lab" verify --c1 "$work/c1.json" --proof "$work/porep_cuda.bin" &&
+  "$bin/c2lab" verify --c1 "$work/c1.json" --proof "$work/porep_cpu.bin"
+}
+export -f porep
+step "prove porep-2kib --backend cuda" 90 300 prove_porep.txt porep
+
+step bench_pinning 40 120 bench_pinning.txt env C2LAB_PINNING_MAX_MIB=$pin_max "$bin/bench_pinning" \
+  --benchmark_out="$out/bench_pinning.json" --benchmark_out_format=json
+
+if [ "${C2LAB_GPU_QUICK:-0}" != 1 ]; then
+  step "bench_gpu largest sizes" 90 300 bench_gpu_large.txt bench_gpu bench_gpu_large "$big_g1|$big_g2|$big_ntt"
+fi
+echo "gpu_run: exit $status after $(elapsed)s; results in $out" >&2
 exit $status

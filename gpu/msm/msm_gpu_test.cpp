@@ -1,5 +1,5 @@
 // The GPU MSM on the device against lib/msm (skipped, with the reason, without a usable GPU):
-// G1 for n = 1, 100, 2^12, 2^16, G2 for 2^10, random scalars with edge ones (0, 1, r - 1)
+// G1 for n = 1, 100, 2^12, 2^16, 2^20, G2 for 2^10, 2^17, random scalars with edge ones (0, 1, r - 1)
 // and identity / repeated / opposite points mixed in; a reused msm_gpu run with different
 // scalars and sizes; the errors for bad inputs.
 #include <gtest/gtest.h>
@@ -76,6 +76,14 @@ TEST(gpu_msm, g1_against_cpu) {
 TEST(gpu_msm, g2_against_cpu) {
     C2_REQUIRE_GPU();
     expect_matches_cpu<ec::g2_curve>(size_t{1} << 10, 7);
+}
+
+// The sizes of a proof's MSMs: the window the plan picks there, many points per bucket and the
+// segmented reductions at full length (the CPU reference takes a second or two on many cores).
+TEST(gpu_msm, large_against_cpu) {
+    C2_REQUIRE_GPU();
+    expect_matches_cpu<ec::g1_curve>(size_t{1} << 20, 21);
+    expect_matches_cpu<ec::g2_curve>(size_t{1} << 17, 22);
 }
 
 TEST(gpu_msm, reused_with_other_scalars_sizes_and_windows) {
