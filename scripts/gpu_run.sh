@@ -9,11 +9,14 @@
 # 4. the GPU benchmarks as Google Benchmark JSON (manual time from CUDA events), mid sizes;
 # 5. a 2 KiB PoRep partition: setup, then prove on the CPU and with --backend cuda, both verified;
 # 6. bench_pinning (cudaHostRegister, cudaMallocHost, copies each way, pageable vs pinned);
-# 7. the GPU benchmarks at the largest sizes (G1 2^25..2^26, G2 2^23..2^24, NTT and h 2^25..2^27).
+# 7. the GPU benchmarks at the largest sizes (G1 2^25..2^26, G2 2^23..2^24, NTT and h 2^25..2^27);
+# 8. c2lab ab of host_pinning=off,register,malloc_host on the 2 KiB PoRep job with --backend cuda.
 # Everything lands in OUT_DIR (run.log, *.json, *.txt); copy it to results/gpu/<gpu name>/.
 # C2LAB_GPU_BUDGET_S=N: a step whose estimate no longer fits in N seconds from the start is
 #   skipped (and says so), and every step runs under a timeout that ends by the deadline.
 # C2LAB_GPU_QUICK=1 keeps the smallest sizes only (a first try on a new machine).
+# C2LAB_GPU_STEPS="device tests ..." runs only the steps named (device tests chain bench porep
+#   pinning large ab; default: all of them; device always runs).
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 out="${1:?usage: gpu_run.sh OUT_DIR}"
@@ -32,6 +35,8 @@ status=0
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
+steps="${C2LAB_GPU_STEPS:-tests chain bench porep pinning large ab}"
+wanted() { case " $steps " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 elapsed() { echo $(( $(date +%s) - t0 )); }
 # step NAME ESTIMATE_S TIMEOUT_S LOG COMMAND...: runs COMMAND, its output into OUT_DIR/LOG (the
 # tail of it shown on a failure), under a timeout cut to the deadline; or skips it when its
@@ -84,7 +89,7 @@ gpu_tests() {
   return $fails
 }
 export -f gpu_tests
-step tests 30 400 tests.txt gpu_tests && cat "$out/tests.txt"
+wanted tests && step tests 30 400 tests.txt gpu_tests && cat "$out/tests.txt"
 
 hash_chain() {
   "$bin/c2lab" setup --circuit hash-chain --steps 100000 -o "$work/p.bin" --seed 1 &&
@@ -94,7 +99,7 @@ hash_chain() {
   "$bin/c2lab" verify --params "$work/p.bin" --proof "$work/cpu.bin" --inputs "$work/cpu.bin.inputs"
 }
 export -f hash_chain
-step "prove hash-chain --backend cuda" 30 180 prove_chain.txt hash_chain
+wanted chain && step "prove hash-chain --backend cuda" 30 180 prove_chain.txt hash_chain
 
 msm_g1='gpu/msm/g1/log_n:(16|18|20|22|24)/' msm_g2='gpu/msm/g2/log_n:(16|18|20|22)/' ntt='gpu/(ntt/forward|h)/log_n:(20|22|24)/'
 big_g1='gpu/msm/g1/log_n:(25|26)/' big_g2='gpu/msm/g2/log_n:(23|24)/' big_ntt='gpu/(ntt/forward|h)/log_n:(25|26|27)/'
@@ -107,7 +112,7 @@ bench_gpu() {  # NAME FILTER
     --benchmark_out="$out/$1.json" --benchmark_out_format=json
 }
 export -f bench_gpu
-step "bench_gpu mid sizes" 60 240 bench_gpu.txt bench_gpu bench_gpu "$msm_g1|$msm_g2|$ntt"
+wanted bench && step "bench_gpu mid sizes" 60 240 bench_gpu.txt bench_gpu bench_gpu "$msm_g1|$msm_g2|$ntt"
 
 porep() {
   export C2LAB_CACHE_DIR="$work/cache"
@@ -119,13 +124,23 @@ porep() {
   "$bin/c2lab" verify --c1 "$work/c1.json" --proof "$work/porep_cpu.bin"
 }
 export -f porep
-step "prove porep-2kib --backend cuda" 90 300 prove_porep.txt porep
+wanted porep && step "prove porep-2kib --backend cuda" 90 300 prove_porep.txt porep
 
-step bench_pinning 40 120 bench_pinning.txt env C2LAB_PINNING_MAX_MIB=$pin_max "$bin/bench_pinning" \
+wanted pinning && step bench_pinning 40 120 bench_pinning.txt env C2LAB_PINNING_MAX_MIB=$pin_max "$bin/bench_pinning" \
   --benchmark_out="$out/bench_pinning.json" --benchmark_out_format=json
 
-if [ "${C2LAB_GPU_QUICK:-0}" != 1 ]; then
+if [ "${C2LAB_GPU_QUICK:-0}" != 1 ] && wanted large; then
   step "bench_gpu largest sizes" 90 300 bench_gpu_large.txt bench_gpu bench_gpu_large "$big_g1|$big_g2|$big_ntt"
+fi
+ab_pinning() {
+  export C2LAB_CACHE_DIR="$work/cache"
+  "$bin/c2lab" ab --binary bench_prove --bench-dir "$bin" --filter 'prove/porep/porep-2kib/backend:cuda' \
+    --dataset porep-2kib --flag host_pinning=off,register,malloc_host --rounds "${C2LAB_GPU_AB_ROUNDS:-8}" \
+    --warmup 1 --min-time 0.01 --no-history --out "$out/ab-host-pinning"
+}
+export -f ab_pinning
+if [ "${C2LAB_GPU_QUICK:-0}" != 1 ] && wanted ab; then
+  step "c2lab ab host_pinning, 2 KiB PoRep job with --backend cuda" 120 400 ab_host_pinning.txt ab_pinning
 fi
 echo "gpu_run: exit $status after $(elapsed)s; results in $out" >&2
 exit $status
