@@ -21,6 +21,15 @@ static features probe() noexcept {
         f.avx512bw = (ebx >> 30) & 1;
         f.avx512vl = (ebx >> 31) & 1;
     }
+    if (__get_cpuid(0, &eax, &ebx, &ecx, &edx)) {
+        char vendor[13] = {};
+        std::memcpy(vendor, &ebx, 4), std::memcpy(vendor + 4, &edx, 4), std::memcpy(vendor + 8, &ecx, 4);
+        f.amd = std::strcmp(vendor, "AuthenticAMD") == 0 || std::strcmp(vendor, "HygonGenuine") == 0;
+    }
+    if (__get_cpuid(1, &eax, &ebx, &ecx, &edx)) {
+        const unsigned base = (eax >> 8) & 0xf, ext = (eax >> 20) & 0xff;
+        f.family = base == 0xf ? base + ext : base;
+    }
     // The OS must save the opmask and zmm registers: OSXSAVE (leaf 1, ecx bit 27), then
     // XCR0 bits 1, 2 (SSE, AVX) and 5, 6, 7 (opmask, ZMM_Hi256, Hi16_ZMM).
     if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) && ((ecx >> 27) & 1)) {
@@ -49,6 +58,8 @@ const bool use_adx_asm = detected().bmi2 && detected().adx && !portable_forced()
 #else
 const bool use_adx_asm = false;
 #endif
+
+const bool fast_pdep = detected().bmi2 && !(detected().amd && detected().family < 0x19);
 
 const bool avx512_allowed = !portable_forced() && !env_flag_set("C2LAB_NO_AVX512");
 

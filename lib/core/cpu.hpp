@@ -22,6 +22,8 @@ struct features {
     bool avx512vl = false;
     bool avx512bw = false;
     bool os_saves_zmm = false;  // OSXSAVE and XCR0 enables the opmask and zmm state
+    bool amd = false;           // vendor AuthenticAMD or HygonGenuine
+    unsigned family = 0;        // display family (base + extended)
 };
 
 // What the processor reports (cpuid), independent of any override.
@@ -30,6 +32,10 @@ const features& detected() noexcept;
 // True when the mulx/adcx/adox field multiplication is in use.
 extern const bool use_adx_asm;
 
+// True where pdep is one fast uop: BMI2, and not an AMD core before Zen 3 (family 0x19), which
+// runs pdep in microcode at a cost that grows with the set bits of its mask. The NTT's scalar
+// butterflies use it for their corrections (ff/mont_mul.hpp) when use_adx_asm is true.
+extern const bool fast_pdep;
 // True when the AVX-512 IFMA batch multiplication (ff/ifma.hpp) is in use; false when the
 // CPU or OS lacks it, or C2LAB_PORTABLE=1 or C2LAB_NO_AVX512=1 is set in the environment.
 extern const bool use_ifma;

@@ -105,6 +105,37 @@ TEST(fp, asm_square_matches_portable_on_edges_and_random) {
     }
 }
 
+#if defined(C2LAB_HAVE_X86_ASM)
+// Both assembly loops of the NTT's butterflies (corrections by cmov, and by pdep where pdep is
+// fast; the one in use is chosen by cpu::fast_pdep), each called directly, against the portable
+// product, sum and difference: edge values pairwise and random ones.
+TEST(fr, both_asm_butterfly_loops_match_portable) {
+    using F = fr;
+    if (!cpu::detected().adx || !cpu::detected().bmi2)
+        GTEST_SKIP() << "no mulx/adcx/adox on this CPU; the portable butterflies are the only ones";
+    std::vector<F> x, y, w;
+    const auto edges = edge_values<F>();
+    for (const F& a : edges)
+        for (const F& b : edges) {
+            x.push_back(a), y.push_back(b), w.push_back(F::one());  // v = b: a + b and a - b at the edges
+            x.push_back(a), y.push_back(b), w.push_back(b);         // v = b^2
+        }
+    rng g(12);
+    for (int i = 0; i < 5000; ++i) x.push_back(F::random(g)), y.push_back(F::random(g)), w.push_back(F::random(g));
+    using loop_fn = void (*)(uint64_t*, uint64_t*, const uint64_t*, size_t, const uint64_t*, uint64_t);
+    for (const auto& [name, loop] : {std::pair<const char*, loop_fn>{"cmov", c2lab_mont_butterflies_4},
+                                     std::pair<const char*, loop_fn>{"pdep", c2lab_mont_butterflies_4_pdep}}) {
+        auto xs = x, ys = y;
+        loop(xs[0].mont.data(), ys[0].mont.data(), w[0].mont.data(), x.size(), F::modulus.data(), F::n0);
+        for (size_t i = 0; i < x.size(); ++i) {
+            const auto v = mont_mul_portable(w[i].mont, y[i].mont, F::modulus, F::n0);
+            ASSERT_EQ(xs[i].mont, add_mod_portable(x[i].mont, v, F::modulus)) << name << " x " << i;
+            ASSERT_EQ(ys[i].mont, sub_mod_portable(x[i].mont, v, F::modulus)) << name << " y " << i;
+        }
+    }
+}
+#endif
+
 TYPED_TEST(prime_field, add_and_sub_fast_paths_match_portable) {
     using F = TypeParam;
     auto check = [](const F& a, const F& b) {

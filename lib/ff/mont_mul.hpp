@@ -26,6 +26,12 @@ void c2lab_mont_mul_6(uint64_t r[6], const uint64_t a[6], const uint64_t b[6], c
 void c2lab_mont_sqr_6(uint64_t r[6], const uint64_t a[6], const uint64_t p[6], uint64_t n0);
 void c2lab_mont_butterflies_4(uint64_t* x, uint64_t* y, const uint64_t* w, size_t count, const uint64_t p[4],
                               uint64_t n0);
+// The same loop with the sum's and the difference's corrections by pdep (p_j or 0) instead of
+// mov, cmov and adcx: two uops a limb fewer on the ports that also run the product's adcx/adox
+// and the subtractions' sbb (ports 0 and 6 on Intel's recent cores). For CPUs where pdep is one
+// fast uop (cpu::fast_pdep).
+void c2lab_mont_butterflies_4_pdep(uint64_t* x, uint64_t* y, const uint64_t* w, size_t count,
+                                   const uint64_t p[4], uint64_t n0);
 }
 #endif
 
@@ -120,7 +126,7 @@ inline bool mont_butterflies_asm(uint64_t* x, uint64_t* y, const uint64_t* w, si
 #if defined(C2LAB_HAVE_X86_ASM)
     if constexpr (N == 4) {
         if (cpu::use_adx_asm) [[likely]] {
-            c2lab_mont_butterflies_4(x, y, w, count, p.data(), n0);
+            (cpu::fast_pdep ? c2lab_mont_butterflies_4_pdep : c2lab_mont_butterflies_4)(x, y, w, count, p.data(), n0);
             return true;
         }
     }

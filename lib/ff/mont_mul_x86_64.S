@@ -946,4 +946,247 @@ c2lab_mont_butterflies_4:
 .cfi_endproc
 .size c2lab_mont_butterflies_4, .-c2lab_mont_butterflies_4
 
+.globl c2lab_mont_butterflies_4_pdep
+.type c2lab_mont_butterflies_4_pdep,@function
+.p2align 5
+c2lab_mont_butterflies_4_pdep:
+.cfi_startproc
+    push rbx
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset rbx, 0
+    push rbp
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset rbp, 0
+    push r12
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset r12, 0
+    push r13
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset r13, 0
+    push r14
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset r14, 0
+    push r15
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset r15, 0
+    push r9
+    .cfi_adjust_cfa_offset 8
+    mov rbx, rdx
+    test rcx, rcx
+    jz .Lbutterflies_4_pdep_done
+.p2align 4
+.Lbutterflies_4_pdep_loop:
+    mov rdx, qword ptr [rbx + 0]
+    mulx r11, r10, qword ptr [rsi + 0]
+    mulx r12, rax, qword ptr [rsi + 8]
+    add r11, rax
+    mulx r13, rax, qword ptr [rsi + 16]
+    adc r12, rax
+    mulx r14, rax, qword ptr [rsi + 24]
+    adc r13, rax
+    adc r14, 0
+    mov rdx, r10
+    imul rdx, qword ptr [rsp + 0]
+    xor eax, eax
+    mulx r15, rax, qword ptr [r8 + 0]
+    adox r10, rax
+    mulx rbp, rax, qword ptr [r8 + 8]
+    adcx rax, r15
+    adox r11, rax
+    mulx r15, rax, qword ptr [r8 + 16]
+    adcx rax, rbp
+    adox r12, rax
+    mulx rbp, rax, qword ptr [r8 + 24]
+    adcx rax, r15
+    adox r13, rax
+    mov edx, 0
+    adcx rbp, rdx
+    adox r14, rbp
+    mov rdx, qword ptr [rbx + 8]
+    xor eax, eax
+    mulx r15, rax, qword ptr [rsi + 0]
+    adox r11, rax
+    mulx rbp, rax, qword ptr [rsi + 8]
+    adcx rax, r15
+    adox r12, rax
+    mulx r15, rax, qword ptr [rsi + 16]
+    adcx rax, rbp
+    adox r13, rax
+    mulx r10, rax, qword ptr [rsi + 24]
+    adcx rax, r15
+    adox r14, rax
+    mov edx, 0
+    adcx r10, rdx
+    adox r10, rdx
+    mov rdx, r11
+    imul rdx, qword ptr [rsp + 0]
+    xor eax, eax
+    mulx r15, rax, qword ptr [r8 + 0]
+    adox r11, rax
+    mulx rbp, rax, qword ptr [r8 + 8]
+    adcx rax, r15
+    adox r12, rax
+    mulx r15, rax, qword ptr [r8 + 16]
+    adcx rax, rbp
+    adox r13, rax
+    mulx rbp, rax, qword ptr [r8 + 24]
+    adcx rax, r15
+    adox r14, rax
+    mov edx, 0
+    adcx rbp, rdx
+    adox r10, rbp
+    mov rdx, qword ptr [rbx + 16]
+    xor eax, eax
+    mulx r15, rax, qword ptr [rsi + 0]
+    adox r12, rax
+    mulx rbp, rax, qword ptr [rsi + 8]
+    adcx rax, r15
+    adox r13, rax
+    mulx r15, rax, qword ptr [rsi + 16]
+    adcx rax, rbp
+    adox r14, rax
+    mulx r11, rax, qword ptr [rsi + 24]
+    adcx rax, r15
+    adox r10, rax
+    mov edx, 0
+    adcx r11, rdx
+    adox r11, rdx
+    mov rdx, r12
+    imul rdx, qword ptr [rsp + 0]
+    xor eax, eax
+    mulx r15, rax, qword ptr [r8 + 0]
+    adox r12, rax
+    mulx rbp, rax, qword ptr [r8 + 8]
+    adcx rax, r15
+    adox r13, rax
+    mulx r15, rax, qword ptr [r8 + 16]
+    adcx rax, rbp
+    adox r14, rax
+    mulx rbp, rax, qword ptr [r8 + 24]
+    adcx rax, r15
+    adox r10, rax
+    mov edx, 0
+    adcx rbp, rdx
+    adox r11, rbp
+    mov rdx, qword ptr [rbx + 24]
+    xor eax, eax
+    mulx r15, rax, qword ptr [rsi + 0]
+    adox r13, rax
+    mulx rbp, rax, qword ptr [rsi + 8]
+    adcx rax, r15
+    adox r14, rax
+    mulx r15, rax, qword ptr [rsi + 16]
+    adcx rax, rbp
+    adox r10, rax
+    mulx r12, rax, qword ptr [rsi + 24]
+    adcx rax, r15
+    adox r11, rax
+    mov edx, 0
+    adcx r12, rdx
+    adox r12, rdx
+    mov rdx, r13
+    imul rdx, qword ptr [rsp + 0]
+    xor eax, eax
+    mulx r15, rax, qword ptr [r8 + 0]
+    adox r13, rax
+    mulx rbp, rax, qword ptr [r8 + 8]
+    adcx rax, r15
+    adox r14, rax
+    mulx r15, rax, qword ptr [r8 + 16]
+    adcx rax, rbp
+    adox r10, rax
+    mulx rbp, rax, qword ptr [r8 + 24]
+    adcx rax, r15
+    adox r11, rax
+    mov edx, 0
+    adcx rbp, rdx
+    adox r12, rbp
+    mov r13, r14
+    sub r13, qword ptr [r8 + 0]
+    mov rax, r10
+    sbb rax, qword ptr [r8 + 8]
+    mov r15, r11
+    sbb r15, qword ptr [r8 + 16]
+    mov rbp, r12
+    sbb rbp, qword ptr [r8 + 24]
+    cmovc r13, r14
+    cmovc rax, r10
+    cmovc r15, r11
+    cmovc rbp, r12
+    mov r14, qword ptr [rdi + 0]
+    mov r10, qword ptr [rdi + 8]
+    mov r11, qword ptr [rdi + 16]
+    mov r12, qword ptr [rdi + 24]
+    sub r14, r13
+    sbb r10, rax
+    sbb r11, r15
+    sbb r12, rbp
+    sbb rdx, rdx
+    pdep r9, rdx, qword ptr [r8 + 0]
+    add r14, r9
+    pdep r9, rdx, qword ptr [r8 + 8]
+    adc r10, r9
+    pdep r9, rdx, qword ptr [r8 + 16]
+    adc r11, r9
+    pdep r9, rdx, qword ptr [r8 + 24]
+    adc r12, r9
+    mov qword ptr [rsi + 0], r14
+    mov qword ptr [rsi + 8], r10
+    mov qword ptr [rsi + 16], r11
+    mov qword ptr [rsi + 24], r12
+    mov r14, qword ptr [rdi + 0]
+    mov r10, qword ptr [rdi + 8]
+    mov r11, qword ptr [rdi + 16]
+    mov r12, qword ptr [rdi + 24]
+    add r14, r13
+    adc r10, rax
+    adc r11, r15
+    adc r12, rbp
+    sub r14, qword ptr [r8 + 0]
+    sbb r10, qword ptr [r8 + 8]
+    sbb r11, qword ptr [r8 + 16]
+    sbb r12, qword ptr [r8 + 24]
+    sbb rdx, rdx
+    pdep r9, rdx, qword ptr [r8 + 0]
+    add r14, r9
+    pdep r9, rdx, qword ptr [r8 + 8]
+    adc r10, r9
+    pdep r9, rdx, qword ptr [r8 + 16]
+    adc r11, r9
+    pdep r9, rdx, qword ptr [r8 + 24]
+    adc r12, r9
+    mov qword ptr [rdi + 0], r14
+    mov qword ptr [rdi + 8], r10
+    mov qword ptr [rdi + 16], r11
+    mov qword ptr [rdi + 24], r12
+    add rdi, 32
+    add rsi, 32
+    add rbx, 32
+    dec rcx
+    jnz .Lbutterflies_4_pdep_loop
+.Lbutterflies_4_pdep_done:
+    pop r9
+    .cfi_adjust_cfa_offset -8
+    pop r15
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore r15
+    pop r14
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore r14
+    pop r13
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore r13
+    pop r12
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore r12
+    pop rbp
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore rbp
+    pop rbx
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore rbx
+    ret
+.cfi_endproc
+.size c2lab_mont_butterflies_4_pdep, .-c2lab_mont_butterflies_4_pdep
+
 .section .note.GNU-stack,"",@progbits
