@@ -10,13 +10,14 @@
 # 5. a 2 KiB PoRep partition: setup, then prove on the CPU and with --backend cuda, both verified;
 # 6. bench_pinning (cudaHostRegister, cudaMallocHost, copies each way, pageable vs pinned);
 # 7. the GPU benchmarks at the largest sizes (G1 2^25..2^26, G2 2^23..2^24, NTT and h 2^25..2^27);
-# 8. c2lab ab of host_pinning=off,register,malloc_host on the 2 KiB PoRep job with --backend cuda.
+# 8. c2lab ab of host_pinning=off,register,malloc_host on the 2 KiB PoRep job with --backend cuda;
+# 9. c2lab ab of synth=direct,pce on the 2 KiB PoRep job, CPU and CUDA backends (many cores).
 # Everything lands in OUT_DIR (run.log, *.json, *.txt); copy it to results/gpu/<gpu name>/.
 # C2LAB_GPU_BUDGET_S=N: a step whose estimate no longer fits in N seconds from the start is
 #   skipped (and says so), and every step runs under a timeout that ends by the deadline.
 # C2LAB_GPU_QUICK=1 keeps the smallest sizes only (a first try on a new machine).
 # C2LAB_GPU_STEPS="device tests ..." runs only the steps named (device tests chain bench porep
-#   pinning large ab; default: all of them; device always runs).
+#   pinning large ab ab_synth; default: all of them; device always runs).
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 out="${1:?usage: gpu_run.sh OUT_DIR}"
@@ -35,7 +36,7 @@ status=0
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-steps="${C2LAB_GPU_STEPS:-tests chain bench porep pinning large ab}"
+steps="${C2LAB_GPU_STEPS:-tests chain bench porep pinning large ab ab_synth}"
 wanted() { case " $steps " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 elapsed() { echo $(( $(date +%s) - t0 )); }
 # step NAME ESTIMATE_S TIMEOUT_S LOG COMMAND...: runs COMMAND, its output into OUT_DIR/LOG (the
@@ -141,6 +142,16 @@ ab_pinning() {
 export -f ab_pinning
 if [ "${C2LAB_GPU_QUICK:-0}" != 1 ] && wanted ab; then
   step "c2lab ab host_pinning, 2 KiB PoRep job with --backend cuda" 120 400 ab_host_pinning.txt ab_pinning
+fi
+ab_synth() {
+  export C2LAB_CACHE_DIR="$work/cache"
+  "$bin/c2lab" ab --binary bench_prove --bench-dir "$bin" --filter 'prove/porep/porep-2kib/backend:(cpu|cuda)' \
+    --dataset porep-2kib --flag synth=direct,pce --rounds "${C2LAB_GPU_AB_ROUNDS:-8}" \
+    --warmup 1 --min-time 0.01 --no-history --out "$out/ab-synth"
+}
+export -f ab_synth
+if [ "${C2LAB_GPU_QUICK:-0}" != 1 ] && wanted ab_synth; then
+  step "c2lab ab synth, 2 KiB PoRep job on the CPU and with --backend cuda" 120 400 ab_synth.txt ab_synth
 fi
 echo "gpu_run: exit $status after $(elapsed)s; results in $out" >&2
 exit $status
