@@ -48,6 +48,11 @@ expect 0 "prove --json" "$BIN" prove --c1 "$T/c1.json" -o "$T/proof.bin" --json 
 [ "$(stat -c %s "$T/proof.bin" 2>/dev/null)" = 192 ] || fail "proof.bin is not 192 bytes"
 expect 0 "verify" "$BIN" verify --c1 "$T/c1.json" --proof "$T/proof.bin" &&
   { [ "$(cat "$T/out")" = valid ] || fail "verify: printed '$(cat "$T/out")'"; }
+# The challenges synthesized in parallel parts (synth=direct), with the smallvec4 indexer: a proof
+# that verifies.
+expect 0 "prove synth_challenges=parallel" "$BIN" prove --c1 "$T/c1.json" -o "$T/proof_par.bin" \
+  --flag synth_challenges=parallel --flag lc_indexer=smallvec4
+expect 0 "verify synth_challenges=parallel" "$BIN" verify --c1 "$T/c1.json" --proof "$T/proof_par.bin"
 
 # The verifying key beside the cache entry (868 bytes + 96 per ic point: 39 public inputs and the
 # one): verify --c1 prefers it to the parameters; export-vk reproduces it byte for byte.

@@ -117,6 +117,9 @@ c2_job::c2_job(c2_request request) : req_(std::move(request)) {
     if (cfg_) {
         groth16::scoped_stage st(&prepare_, "construct");
         for (const porep::c1_file& f : c1_files_) circuits_.push_back(porep::construct_circuits(*cfg_, f.phase1_out));
+        for (auto& file_circuits : circuits_)
+            for (porep::stacked_circuit& c : file_circuits)
+                c.parallel_challenges = req_.flags.synth_challenges == synth_challenges::parallel;
     }
 
     // The header first (counts, circuit digest): a file made for another circuit is refused

@@ -46,6 +46,17 @@ constexpr flag_def<fv> registry[] = {
      "sparse A, B, C of the circuit's shape",
      [](fv& v, const std::string& x) { v.synth = r1cs::parse_synth_mode(x); },
      [](const fv& v) { return std::string(r1cs::to_string(v.synth)); }},
+    {"synth_challenges", "serial|parallel", "serial", "synthesize",
+     "synth=direct: synthesize a partition's challenges one after another, or on several threads into parts "
+     "appended in order (the same assignment; the parts' A, B, C values held twice until appended)",
+     [](fv& v, const std::string& x) {
+         v.synth_challenges = pick_variant("synth_challenges", x, {"serial", "parallel"}) == "parallel"
+                                  ? synth_challenges::parallel
+                                  : synth_challenges::serial;
+     },
+     [](const fv& v) {
+         return std::string(v.synth_challenges == synth_challenges::parallel ? "parallel" : "serial");
+     }},
     {"c1_json", "nlohmann|simdjson", "simdjson", "c1_decode",
      "decoder of the C1 file: nlohmann's DOM, or simdjson's (the writers' layout read directly, simdjson's DOM for "
      "any other text); both give identical structures",

@@ -48,6 +48,11 @@ struct flag_def {
 // up front either way.
 enum class params_load { before, overlap };
 
+// How a PoRep partition's challenges are synthesized with synth=direct: one after another, or on
+// oneTBB's threads into parts appended in order (the same assignment; each part's A, B, C values
+// are copied once more into the partition's, and held twice until then).
+enum class synth_challenges { serial, parallel };
+
 // The chosen value of every engine flag (defaults unless set).
 // The defaults are the fastest settings `c2lab ab` has shown (presize=on: synthesis 0.78x,
 // results/ab/synth-2kib-lc_indexer-x-presize-cpu-20261203.md; msm_split=on: the 2 KiB proof
@@ -68,6 +73,7 @@ struct flag_values {
     groth16::b_g2_msm b_g2 = groth16::b_g2_msm::serial;
     bool msm_split = true;         // msm_split=on: 0/1 scalars summed before Pippenger
     r1cs::synth_mode synth = r1cs::synth_mode::direct;  // synth=direct|pce
+    pipeline::synth_challenges synth_challenges = pipeline::synth_challenges::serial;
     porep::c1_json_decoder c1_json = porep::c1_json_decoder::simdjson;
     groth16::params_io params_io = groth16::params_io::mmap;
     pipeline::params_load params_load = pipeline::params_load::before;

@@ -29,6 +29,8 @@
 #include <string>
 #include <vector>
 
+#include <tbb/parallel_for.h>
+
 #include "gadgets/boolean.hpp"
 #include "gadgets/merkle.hpp"
 #include "gadgets/num.hpp"
@@ -90,6 +92,11 @@ struct stacked_circuit {
     const porep_config* config = nullptr;
     std::optional<fr> replica_id, comm_d, comm_r, comm_r_last, comm_c;
     std::vector<challenge_witness> challenges;
+    // synth_challenges=parallel: a constraint system that can fork (a direct-mode proving
+    // assignment) synthesizes the challenges on oneTBB's threads, each into a child forked
+    // after the shared part (replica_id, the commitments, comm_r's hash), and appends them in
+    // order: the same assignment as serial synthesis. Other systems ignore it.
+    bool parallel_challenges = false;
 
     // Every value absent, every path and column of the right size (the circuit for setup,
     // circuit-info and shape-only synthesis).
@@ -288,6 +295,19 @@ void stacked_circuit::synthesize(CS& cs) const {
         gadgets::enforce_equal(cs, [] { return "enforce comm_r = H(comm_c || comm_r_last)"; }, comm_r_num, h);
     }
 
+    if constexpr (requires(CS & c) { c.append(c.fork()); }) {
+        if (parallel_challenges && challenges.size() > 1) {
+            std::vector<CS> parts;
+            parts.reserve(challenges.size());
+            for (size_t i = 0; i < challenges.size(); ++i) parts.push_back(cs.fork());
+            tbb::parallel_for(size_t{0}, challenges.size(), [&](size_t i) {
+                circuit_detail::synthesize_challenge(parts[i], *config, challenges[i], comm_d_num, comm_c_num,
+                                                     comm_r_last_num, replica_bits);
+            });
+            for (CS& part : parts) cs.append(std::move(part));
+            return;
+        }
+    }
     for (size_t i = 0; i < challenges.size(); ++i) {
         namespace_guard ns(cs, [i] { return "challenge_" + std::to_string(i); });
         circuit_detail::synthesize_challenge(cs, *config, challenges[i], comm_d_num, comm_c_num, comm_r_last_num,

@@ -65,6 +65,56 @@ TEST(stacked_circuit, generated_2kib_is_satisfied_with_the_derived_inputs) {
     EXPECT_NE(public_inputs(cfg, c1.replica_id, c1.comm_d, c1.comm_r, seed, 0), derived);
 }
 
+// synth_challenges=parallel: the challenges synthesized on several threads into forked parts and
+// appended give the serial assignment bit for bit, densities included, in every indexer the
+// prover synthesizes into; and it is still satisfied.
+template <class Indexer>
+void expect_parallel_equals_serial() {
+    const porep_config& cfg = config_for_sector(kib2);
+    stacked_circuit c = construct_circuit(cfg, file_2kib().phase1_out, 0);
+    ASSERT_GE(c.challenges.size(), 2u);
+    r1cs::proving_assignment<Indexer> serial, parallel;
+    c.synthesize(serial);
+    c.parallel_challenges = true;
+    c.synthesize(parallel);
+    ASSERT_EQ(parallel.num_constraints(), serial.num_constraints());
+    EXPECT_TRUE(parallel.a() == serial.a());
+    EXPECT_TRUE(parallel.b() == serial.b());
+    EXPECT_TRUE(parallel.c() == serial.c());
+    EXPECT_TRUE(parallel.input_assignment() == serial.input_assignment());
+    EXPECT_TRUE(parallel.aux_assignment() == serial.aux_assignment());
+    EXPECT_TRUE(parallel.a_aux_density() == serial.a_aux_density());
+    EXPECT_TRUE(parallel.b_aux_density() == serial.b_aux_density());
+    EXPECT_TRUE(parallel.b_input_density() == serial.b_input_density());
+    EXPECT_GT(serial.b_aux_density().count(), 0u);
+}
+
+TEST(stacked_circuit, parallel_challenges_give_the_serial_assignment) {
+    expect_parallel_equals_serial<r1cs::vec_indexer>();
+    expect_parallel_equals_serial<r1cs::smallvec_indexer<2>>();
+}
+
+TEST(stacked_circuit, append_takes_siblings_in_order_and_refuses_a_stale_part) {
+    r1cs::proving_assignment<r1cs::vec_indexer> pa;
+    pa.push_aux(fr::one());
+    auto first = pa.fork(), second = pa.fork();
+    first.push_aux(fr::from_u64(2));
+    second.push_aux(fr::from_u64(3));
+    second.push_input(fr::from_u64(4));
+    pa.append(std::move(first));
+    pa.append(std::move(second));  // a sibling: forked from the same state
+    ASSERT_EQ(pa.num_aux(), 3u);
+    EXPECT_EQ(pa.aux_assignment()[1], fr::from_u64(2));
+    EXPECT_EQ(pa.aux_assignment()[2], fr::from_u64(3));
+    ASSERT_EQ(pa.num_inputs(), 2u);  // the one, then the part's input
+    EXPECT_EQ(pa.input_assignment()[1], fr::from_u64(4));
+    auto stale = pa.fork();
+    pa.push_aux(fr::from_u64(5));  // allocated here after the fork
+    EXPECT_THROW(pa.append(std::move(stale)), error);
+    pa.enforce_input_constraints();
+    EXPECT_THROW((void)pa.fork(), error);
+}
+
 TEST(stacked_circuit, generation_is_deterministic) {
     const porep_config& cfg = config_for_sector(kib2);
     EXPECT_EQ(generate_c1(cfg, 7), file_2kib());

@@ -18,7 +18,7 @@
 // presize (flag presize: off|on): with on, the vectors are reserved from the capacity hint
 // at construction (a, b, c: hint.constraints rounded up to a power of two, the prover's domain;
 // aux: hint.aux; inputs: hint.inputs). The
-// density bitmaps (msm::density_bitmap, reused) have no reserve and grow by whole words.
+// density bitmaps (density_bitmap, reused) have no reserve and grow by whole words.
 // Name functions are never called.
 //
 // Memory of a previous assignment (flag witness_memory: fresh|reuse): an assignment may be
@@ -97,6 +97,18 @@ public:
     variable push_input(const fr& value);
     void record(const lc_type& a, const lc_type& b, const lc_type& c);
 
+    // Synthesis in parallel parts (the challenges of a PoRep partition): fork() makes a child
+    // that starts from a copy of this assignment's inputs and aux values (the part every child
+    // refers to) and records nothing else; append(child) then adds, in the order of the calls,
+    // the child's constraints' evaluations, its own inputs and aux values and density bits, and
+    // ORs its density bits of the shared part into this one. A direct-mode assignment keeps
+    // values, not variable indices, so children that each number their own variables from
+    // the shared part on append into the same assignment a serial synthesis makes, bit for bit
+    // (stacked_circuit's test). Siblings forked from one state may be appended one after
+    // another; a child forked before anything else was allocated or enforced here is refused
+    // (errc::internal).
+    proving_assignment fork() const;
+    void append(proving_assignment&& child);
     // input_i * 0 = 0 for every input (see above). Call once, after synthesis; inputs
     // allocated afterwards, or a second call, throw c2lab::error(errc::internal).
     void enforce_input_constraints();
@@ -124,6 +136,9 @@ private:
     std::vector<fr> input_assignment_, aux_assignment_;
     density_bitmap a_aux_density_, b_input_density_, b_aux_density_;
     bool finished_ = false;
+    size_t shared_inputs_ = 0, shared_aux_ = 0;  // a child's copied part (fork)
+    uint64_t generation_ = 0;                     // allocations and constraints, not appends
+    uint64_t forked_at_ = ~uint64_t{0};           // a child: its parent's generation_ at fork()
 };
 
 template <class Indexer>
@@ -152,6 +167,7 @@ proving_assignment<Indexer>::proving_assignment(const capacity_hint& hint, presi
 
 template <class Indexer>
 variable proving_assignment<Indexer>::push_aux(const fr& value) {
+    ++generation_;
     aux_assignment_.push_back(value);
     a_aux_density_.push_back(false);
     b_aux_density_.push_back(false);
@@ -161,6 +177,7 @@ variable proving_assignment<Indexer>::push_aux(const fr& value) {
 template <class Indexer>
 variable proving_assignment<Indexer>::push_input(const fr& value) {
     if (finished_) throw error(errc::internal, "proving_assignment: input allocated after the input constraints");
+    ++generation_;
     input_assignment_.push_back(value);
     b_input_density_.push_back(false);
     return variable::input(input_assignment_.size() - 1);
@@ -168,9 +185,48 @@ variable proving_assignment<Indexer>::push_input(const fr& value) {
 
 template <class Indexer>
 void proving_assignment<Indexer>::record(const lc_type& a, const lc_type& b, const lc_type& c) {
+    ++generation_;
     a_.push_back(a.evaluate(input_assignment_, aux_assignment_, nullptr, &a_aux_density_));
     b_.push_back(b.evaluate(input_assignment_, aux_assignment_, &b_input_density_, &b_aux_density_));
     c_.push_back(c.evaluate(input_assignment_, aux_assignment_, nullptr, nullptr));
+}
+
+template <class Indexer>
+proving_assignment<Indexer> proving_assignment<Indexer>::fork() const {
+    if (finished_) throw error(errc::internal, "proving_assignment: fork after the input constraints");
+    proving_assignment child;
+    child.input_assignment_ = input_assignment_;
+    child.aux_assignment_ = aux_assignment_;
+    child.a_aux_density_ = density_bitmap(aux_assignment_.size());
+    child.b_aux_density_ = density_bitmap(aux_assignment_.size());
+    child.b_input_density_ = density_bitmap(input_assignment_.size());
+    child.shared_inputs_ = input_assignment_.size();
+    child.shared_aux_ = aux_assignment_.size();
+    child.forked_at_ = generation_;
+    return child;
+}
+
+template <class Indexer>
+void proving_assignment<Indexer>::append(proving_assignment&& child) {
+    if (finished_ || child.finished_ || child.forked_at_ != generation_ ||
+        child.shared_inputs_ > input_assignment_.size() || child.shared_aux_ > aux_assignment_.size())
+        throw error(errc::internal, "proving_assignment: appending a child that was not forked from this state");
+    a_.insert(a_.end(), child.a_.begin(), child.a_.end());
+    b_.insert(b_.end(), child.b_.begin(), child.b_.end());
+    c_.insert(c_.end(), child.c_.begin(), child.c_.end());
+    auto merge = [](density_bitmap& into, const density_bitmap& from, size_t shared) {
+        for (size_t i = 0; i < shared; ++i)
+            if (from.test(i)) into.set(i);
+        for (size_t i = shared; i < from.size(); ++i) into.push_back(from.test(i));
+    };
+    merge(a_aux_density_, child.a_aux_density_, child.shared_aux_);
+    merge(b_aux_density_, child.b_aux_density_, child.shared_aux_);
+    merge(b_input_density_, child.b_input_density_, child.shared_inputs_);
+    input_assignment_.insert(input_assignment_.end(), child.input_assignment_.begin() + child.shared_inputs_,
+                             child.input_assignment_.end());
+    aux_assignment_.insert(aux_assignment_.end(), child.aux_assignment_.begin() + child.shared_aux_,
+                           child.aux_assignment_.end());
+    child = proving_assignment{};
 }
 
 template <class Indexer>
