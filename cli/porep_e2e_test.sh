@@ -43,7 +43,7 @@ expect 0 "circuit-info 2KiB" "$BIN" circuit-info --sector 2KiB &&
 # batch below proves with every other flag set.
 expect 0 "prove --json" "$BIN" prove --c1 "$T/c1.json" -o "$T/proof.bin" --json &&
   for s in c1_decode construct synthesize ntt msm_h msm_b_g2 assemble; do has "$T/out" "prove stages" "$s"; done &&
-  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["flags"]["c1_json"]=="simdjson"; assert j["flags"]["msm_split"]=="on"; assert j["flags"]["presize"]=="on"; assert j["constraints"]==2687961; assert j["cpu_path"] in ("avx512-ifma","adx","portable")' "$T/out" ||
+  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["flags"]["c1_json"]=="simdjson"; assert j["flags"]["msm_split"]=="on"; assert j["flags"]["presize"]=="on"; assert j["constraints"]==2687961; assert j["cpu_path"] in ("avx512-ifma","adx","portable"); assert j["flags"]["synth_challenges"]=="auto"; assert isinstance(j["parallel_challenges"], bool)' "$T/out" ||
   fail "prove --json: not the expected JSON"
 [ "$(stat -c %s "$T/proof.bin" 2>/dev/null)" = 192 ] || fail "proof.bin is not 192 bytes"
 expect 0 "verify" "$BIN" verify --c1 "$T/c1.json" --proof "$T/proof.bin" &&
@@ -51,8 +51,15 @@ expect 0 "verify" "$BIN" verify --c1 "$T/c1.json" --proof "$T/proof.bin" &&
 # The challenges synthesized in parallel parts (synth=direct), with the smallvec4 indexer: a proof
 # that verifies.
 expect 0 "prove synth_challenges=parallel" "$BIN" prove --c1 "$T/c1.json" -o "$T/proof_par.bin" \
-  --flag synth_challenges=parallel --flag lc_indexer=smallvec4
+  --flag synth_challenges=parallel --flag lc_indexer=smallvec4 && has "$T/out" "parallel" "synthesized in parallel"
 expect 0 "verify synth_challenges=parallel" "$BIN" verify --c1 "$T/c1.json" --proof "$T/proof_par.bin"
+# Under a budget that holds the serial synthesis (1.79 GiB) but not the parallel parts (2.11 GiB):
+# parallel is refused with the way out, auto (the default) falls back to serial.
+expect 2 "parallel over budget" "$BIN" prove --c1 "$T/c1.json" -o "$T/proof_b.bin" --memory-budget 1.95GiB \
+  --flag synth_challenges=parallel && has "$T/err" "parallel over budget" "--flag synth_challenges=serial"
+expect 0 "auto under budget" "$BIN" prove --c1 "$T/c1.json" -o "$T/proof_b.bin" --memory-budget 1.95GiB &&
+  has "$T/out" "auto under budget" "synthesized one after another"
+expect 0 "verify auto under budget" "$BIN" verify --c1 "$T/c1.json" --proof "$T/proof_b.bin"
 
 # The verifying key beside the cache entry (868 bytes + 96 per ic point: 39 public inputs and the
 # one): verify --c1 prefers it to the parameters; export-vk reproduces it byte for byte.

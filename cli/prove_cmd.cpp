@@ -110,6 +110,7 @@ int print_single(const prove_args& a, const pipeline::c2_job& job, const pipelin
             j["cpu_path"] = cpu::arith_path();
             j["load_params_ms"] = job.load_params_ms();
             j["params_wait_ms"] = job.params_wait_ms();
+            j["parallel_challenges"] = job.parallel_challenges();
             j["wall_ms"] = wall_ms;
             j["params"] = job.params_path();
             j["proof"] = a.out;
@@ -121,7 +122,9 @@ int print_single(const prove_args& a, const pipeline::c2_job& job, const pipelin
         }
         std::cout << "proof: " << a.out << " (" << bytes.size() << " bytes: " << cfg.partitions << " x "
                   << groth16::proof_bytes << ")\n"
-                  << "circuit: " << cfg.registered_proof << ", " << constraints << " constraints per partition\n";
+                  << "circuit: " << cfg.registered_proof << ", " << constraints << " constraints per partition, "
+                  << cfg.challenges_per_partition << " challenges each, synthesized "
+                  << (job.parallel_challenges() ? "in parallel" : "one after another") << "\n";
     } else {
         const std::string inputs_path = a.inputs_out.empty() ? a.out + ".inputs" : a.inputs_out;
         write_text_atomic(inputs_path, format_inputs(set.public_inputs));

@@ -98,13 +98,30 @@ c2_job::c2_job(c2_request request) : req_(std::move(request)) {
     const std::uint64_t params_bytes = ec ? 0 : std::uint64_t(file_bytes);
     const std::size_t jobs_total = inputs_.size() * inputs_.front().partitions * req_.count;
     const unsigned in_flight = static_cast<unsigned>(std::min<std::size_t>(req_.jobs, jobs_total));
-    memory_need need = prove_memory_need(
-        "proving " + std::to_string(jobs_total) + " partition" + (jobs_total > 1 ? "s" : "") + " of " +
-            circuit_name() + " (" + std::to_string(shape_.num_constraints()) + " constraints each, " +
-            std::to_string(in_flight) + " in flight)",
-        params_bytes ? params_bytes : estimate_params_bytes(shape_), estimate_memory(shape_), in_flight);
-    if (in_flight > 1) need.advice = "fewer jobs in flight: each one holds a witness";
-    check_memory(need, req_.memory_budget);
+    auto need_with = [&](bool parts) {
+        memory_estimate estimate = estimate_memory(shape_);
+        if (parts)  // the challenges' parts hold their A, B, C and aux values until appended
+            estimate.witness_bytes += sizeof(ff::fr) * (3 * std::uint64_t{shape_.num_constraints()} + shape_.num_aux());
+        memory_need need = prove_memory_need(
+            "proving " + std::to_string(jobs_total) + " partition" + (jobs_total > 1 ? "s" : "") + " of " +
+                circuit_name() + " (" + std::to_string(shape_.num_constraints()) + " constraints each, " +
+                std::to_string(in_flight) + " in flight" + (parts ? ", challenges in parallel" : "") + ")",
+            params_bytes ? params_bytes : estimate_params_bytes(shape_), estimate, in_flight);
+        if (in_flight > 1) need.advice = "fewer jobs in flight: each one holds a witness";
+        if (parts) need.advice += std::string(need.advice.empty() ? "" : " or ") + "--flag synth_challenges=serial";
+        return need;
+    };
+    const bool direct = req_.flags.synth == r1cs::synth_mode::direct;
+    parallel_challenges_ = direct && req_.flags.synth_challenges == synth_challenges::parallel;
+    if (direct && req_.flags.synth_challenges == synth_challenges::automatic) {
+        try {
+            check_memory(need_with(true), req_.memory_budget);
+            parallel_challenges_ = true;
+        } catch (const error& e) {
+            if (e.kind() != errc::resource) throw;  // else: serial, checked below
+        }
+    }
+    check_memory(need_with(parallel_challenges_), req_.memory_budget);
 
     // The parameters (given, or the cache's entry) must exist before anything is built.
     if (ec) {
@@ -119,7 +136,7 @@ c2_job::c2_job(c2_request request) : req_(std::move(request)) {
         for (const porep::c1_file& f : c1_files_) circuits_.push_back(porep::construct_circuits(*cfg_, f.phase1_out));
         for (auto& file_circuits : circuits_)
             for (porep::stacked_circuit& c : file_circuits)
-                c.parallel_challenges = req_.flags.synth_challenges == synth_challenges::parallel;
+                c.parallel_challenges = parallel_challenges_;
     }
 
     // The header first (counts, circuit digest): a file made for another circuit is refused

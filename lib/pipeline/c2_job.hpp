@@ -110,6 +110,9 @@ public:
     const groth16::parameters& params() const;
     std::size_t job_count() const noexcept { return job_names_.size(); }
     const c2_request& request() const noexcept { return req_; }
+    // Whether the partitions' challenges are synthesized in parallel parts (synth_challenges:
+    // parallel, or auto where the memory check passed with the parts counted).
+    bool parallel_challenges() const noexcept { return parallel_challenges_; }
     // The load's own time (waits for it), and how long the first proof waited for it (0 when
     // params_load=before).
     double load_params_ms() const;
@@ -131,6 +134,7 @@ private:
     std::vector<porep::c1_file> c1_files_;                    // PoRep: one per input
     std::vector<std::vector<porep::stacked_circuit>> circuits_;  // PoRep: per input, per partition
     const porep::porep_config* cfg_ = nullptr;
+    bool parallel_challenges_ = false;
     r1cs::circuit_shape shape_;
     std::string params_path_;
     std::unique_ptr<groth16::parameters> params_;  // filled by the load (params_load=overlap: once wait_params returns)

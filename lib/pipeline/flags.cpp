@@ -46,16 +46,20 @@ constexpr flag_def<fv> registry[] = {
      "sparse A, B, C of the circuit's shape",
      [](fv& v, const std::string& x) { v.synth = r1cs::parse_synth_mode(x); },
      [](const fv& v) { return std::string(r1cs::to_string(v.synth)); }},
-    {"synth_challenges", "serial|parallel", "serial", "synthesize",
+    {"synth_challenges", "serial|parallel|auto", "auto", "synthesize",
      "synth=direct: synthesize a partition's challenges one after another, or on several threads into parts "
-     "appended in order (the same assignment; the parts' A, B, C values held twice until appended)",
+     "appended in order (the same assignment; the parts' A, B, C values held twice until appended); auto: "
+     "parallel where the memory check passes with the parts counted",
      [](fv& v, const std::string& x) {
-         v.synth_challenges = pick_variant("synth_challenges", x, {"serial", "parallel"}) == "parallel"
-                                  ? synth_challenges::parallel
-                                  : synth_challenges::serial;
+         const std::string_view p = pick_variant("synth_challenges", x, {"serial", "parallel", "auto"});
+         v.synth_challenges = p == "parallel" ? synth_challenges::parallel
+                              : p == "auto"   ? synth_challenges::automatic
+                                              : synth_challenges::serial;
      },
      [](const fv& v) {
-         return std::string(v.synth_challenges == synth_challenges::parallel ? "parallel" : "serial");
+         return std::string(v.synth_challenges == synth_challenges::parallel  ? "parallel"
+                            : v.synth_challenges == synth_challenges::automatic ? "auto"
+                                                                                 : "serial");
      }},
     {"c1_json", "nlohmann|simdjson", "simdjson", "c1_decode",
      "decoder of the C1 file: nlohmann's DOM, or simdjson's (the writers' layout read directly, simdjson's DOM for "

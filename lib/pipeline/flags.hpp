@@ -50,8 +50,9 @@ enum class params_load { before, overlap };
 
 // How a PoRep partition's challenges are synthesized with synth=direct: one after another, or on
 // oneTBB's threads into parts appended in order (the same assignment; each part's A, B, C values
-// are copied once more into the partition's, and held twice until then).
-enum class synth_challenges { serial, parallel };
+// are copied once more into the partition's, and held twice until then); auto: parallel where
+// the memory check passes with the parts counted, else serial.
+enum class synth_challenges { serial, parallel, automatic };
 
 // The chosen value of every engine flag (defaults unless set).
 // The defaults are the fastest settings `c2lab ab` has shown (presize=on: synthesis 0.78x,
@@ -59,7 +60,9 @@ enum class synth_challenges { serial, parallel };
 // 0.79x, results/ab/prove-2kib-msm_split-cpu-20261203; c1_json=simdjson: the C1 decode,
 // results/ab/c1-decode-c1_json-cpu-20261203; witness_memory=reuse: synthesis after a first
 // partition 0.73x, results/ab/synth-2kib-witness_memory-cpu-20261203; params_check=own: the
-// parameters load 0.65x, results/ab/params-load-2kib-params_check-cpu-20261204); the other
+// parameters load 0.65x, results/ab/params-load-2kib-params_check-cpu-20261204;
+// synth_challenges=auto, parallel where memory allows: the 2 KiB job 0.963x, its synthesis 0.704x,
+// results/ab/prove-2kib-synth_challenges-cpu-20261204); the other
 // variants stay for A/B. params_load=overlap was not shown faster on the whole 2 KiB job (2 cores: 0.992
 // [0.900, 1.053], results/ab/prove-2kib-params_load-cpu-20261204: the synthesis, sharing the cores
 // with the load, took 1.57x as long), so the load stays before the synthesis.
@@ -73,7 +76,7 @@ struct flag_values {
     groth16::b_g2_msm b_g2 = groth16::b_g2_msm::serial;
     bool msm_split = true;         // msm_split=on: 0/1 scalars summed before Pippenger
     r1cs::synth_mode synth = r1cs::synth_mode::direct;  // synth=direct|pce
-    pipeline::synth_challenges synth_challenges = pipeline::synth_challenges::serial;
+    pipeline::synth_challenges synth_challenges = pipeline::synth_challenges::automatic;
     porep::c1_json_decoder c1_json = porep::c1_json_decoder::simdjson;
     groth16::params_io params_io = groth16::params_io::mmap;
     pipeline::params_load params_load = pipeline::params_load::before;
