@@ -18,6 +18,9 @@
 //   pce_load/<dataset>                                 the file's bytes back (checksum, checks)
 //   synth_shape/<dataset>                              shape_counter only
 //
+// The direct cases synthesize the challenges one after another (a per-thread rate) unless
+// --flag synth_challenges=parallel is given (auto, the prover's default, is serial here: these
+// cases run at 32 GiB too, where the parts would need 16.7 GB more).
 // Only partition 0 is synthesized (every partition has the same shape). 32 GiB synthesis
 // into an assignment needs ~20 GB and minutes: its shape-only run is registered by default,
 // the full one with --dataset porep-32gib.
@@ -64,7 +67,8 @@ void synth(benchmark::State& state, std::string name, r1cs::presize_mode presize
     const bench::loaded_dataset* dp = bench::dataset_or_skip(state, name);
     if (!dp) return;
     const bench::loaded_dataset& d = *dp;
-    const porep::stacked_circuit c = porep::construct_circuit(*d.cfg, d.file.phase1_out, 0);
+    porep::stacked_circuit c = porep::construct_circuit(*d.cfg, d.file.phase1_out, 0);
+    c.parallel_challenges = bench::opts().flags.synth_challenges == pipeline::synth_challenges::parallel;
     r1cs::shape_counter sc;
     porep::stacked_circuit::blank(*d.cfg).synthesize(sc);
     const r1cs::capacity_hint hint = sc.hint();
