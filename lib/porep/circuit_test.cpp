@@ -69,24 +69,43 @@ TEST(stacked_circuit, generated_2kib_is_satisfied_with_the_derived_inputs) {
 // appended give the serial assignment bit for bit, densities included, in every indexer the
 // prover synthesizes into; and it is still satisfied.
 template <class Indexer>
+void expect_same_assignment(const r1cs::proving_assignment<Indexer>& got,
+                            const r1cs::proving_assignment<Indexer>& want) {
+    ASSERT_EQ(got.num_constraints(), want.num_constraints());
+    EXPECT_TRUE(got.a() == want.a());
+    EXPECT_TRUE(got.b() == want.b());
+    EXPECT_TRUE(got.c() == want.c());
+    EXPECT_TRUE(got.input_assignment() == want.input_assignment());
+    EXPECT_TRUE(got.aux_assignment() == want.aux_assignment());
+    EXPECT_TRUE(got.a_aux_density() == want.a_aux_density());
+    EXPECT_TRUE(got.b_aux_density() == want.b_aux_density());
+    EXPECT_TRUE(got.b_input_density() == want.b_input_density());
+}
+
+template <class Indexer>
 void expect_parallel_equals_serial() {
     const porep_config& cfg = config_for_sector(kib2);
     stacked_circuit c = construct_circuit(cfg, file_2kib().phase1_out, 0);
     ASSERT_GE(c.challenges.size(), 2u);
     r1cs::proving_assignment<Indexer> serial, parallel;
     c.synthesize(serial);
+    EXPECT_GT(serial.b_aux_density().count(), 0u);
     c.parallel_challenges = true;
     c.synthesize(parallel);
-    ASSERT_EQ(parallel.num_constraints(), serial.num_constraints());
-    EXPECT_TRUE(parallel.a() == serial.a());
-    EXPECT_TRUE(parallel.b() == serial.b());
-    EXPECT_TRUE(parallel.c() == serial.c());
-    EXPECT_TRUE(parallel.input_assignment() == serial.input_assignment());
-    EXPECT_TRUE(parallel.aux_assignment() == serial.aux_assignment());
-    EXPECT_TRUE(parallel.a_aux_density() == serial.a_aux_density());
-    EXPECT_TRUE(parallel.b_aux_density() == serial.b_aux_density());
-    EXPECT_TRUE(parallel.b_input_density() == serial.b_input_density());
-    EXPECT_GT(serial.b_aux_density().count(), 0u);
+    expect_same_assignment(parallel, serial);
+    // Again on the vectors it gives up (witness_memory=reuse): the parts' vectors come along
+    // and the next forks write into them.
+    r1cs::assignment_buffers kept = std::move(parallel).take_buffers();
+    EXPECT_EQ(kept.parts.size(), c.challenges.size());
+    const fr* part_a = kept.parts.front().a.data();
+    r1cs::proving_assignment<Indexer> again({}, r1cs::presize_mode::off, std::move(kept));
+    c.synthesize(again);
+    expect_same_assignment(again, serial);
+    kept = std::move(again).take_buffers();
+    ASSERT_EQ(kept.parts.size(), c.challenges.size());
+    bool reused = false;
+    for (const auto& p : kept.parts) reused = reused || p.a.data() == part_a;
+    EXPECT_TRUE(reused) << "a part's vector was not reused";
 }
 
 TEST(stacked_circuit, parallel_challenges_give_the_serial_assignment) {

@@ -59,6 +59,7 @@ std::string_view to_string(witness_memory m) noexcept;
 // The vectors of a proving assignment, kept between two syntheses (see above).
 struct assignment_buffers {
     std::vector<fr> a, b, c, inputs, aux;
+    std::vector<assignment_buffers> parts;  // the vectors of parallel parts (fork), reused by the next forks
 };
 
 template <class Indexer>
@@ -72,7 +73,8 @@ public:
 
     // The vectors, for the next assignment (this one is left empty).
     assignment_buffers take_buffers() && noexcept {
-        return {std::move(a_), std::move(b_), std::move(c_), std::move(input_assignment_), std::move(aux_assignment_)};
+        return {std::move(a_), std::move(b_), std::move(c_), std::move(input_assignment_), std::move(aux_assignment_),
+                std::move(spare_parts_)};
     }
 
     static constexpr variable one() noexcept { return variable::one(); }
@@ -142,6 +144,9 @@ private:
     density_bitmap a_aux_density_, b_input_density_, b_aux_density_;
     bool finished_ = false;
     size_t shared_inputs_ = 0, shared_aux_ = 0;  // a child's copied part (fork)
+    // Vectors of appended parts (and of a recycled assignment's), for the next fork(): with
+    // witness_memory=reuse the parts of the next partition write into pages already mapped.
+    mutable std::vector<assignment_buffers> spare_parts_;
     uint64_t generation_ = 0;                     // allocations and constraints, not appends
     uint64_t forked_at_ = ~uint64_t{0};           // a child: its parent's generation_ at fork()
 };
@@ -153,7 +158,8 @@ proving_assignment<Indexer>::proving_assignment(const capacity_hint& hint, presi
       b_(std::move(recycled.b)),
       c_(std::move(recycled.c)),
       input_assignment_(std::move(recycled.inputs)),
-      aux_assignment_(std::move(recycled.aux)) {
+      aux_assignment_(std::move(recycled.aux)),
+      spare_parts_(std::move(recycled.parts)) {
     for (std::vector<fr>* v : {&a_, &b_, &c_, &input_assignment_, &aux_assignment_}) v->clear();  // capacity kept
     if (presize == presize_mode::on) {
         // a, b, c at the evaluation domain's size (the power of two at or above the constraint
@@ -199,7 +205,12 @@ void proving_assignment<Indexer>::record(const lc_type& a, const lc_type& b, con
 template <class Indexer>
 proving_assignment<Indexer> proving_assignment<Indexer>::fork(size_t parts) const {
     if (finished_) throw error(errc::internal, "proving_assignment: fork after the input constraints");
-    proving_assignment child;
+    assignment_buffers recycled;
+    if (!spare_parts_.empty()) {  // fork() is called by one thread; the parts run after it
+        recycled = std::move(spare_parts_.back());
+        spare_parts_.pop_back();
+    }
+    proving_assignment child({}, presize_mode::off, std::move(recycled));
     parts = std::max<size_t>(parts, 1);
     const size_t constraints = (a_.capacity() - a_.size()) / parts;
     child.a_.reserve(constraints);
@@ -245,6 +256,10 @@ void proving_assignment<Indexer>::append(proving_assignment&& child) {
                              merge(b_aux_density_, child.b_aux_density_, child.shared_aux_);
                              merge(b_input_density_, child.b_input_density_, child.shared_inputs_);
                          });
+    assignment_buffers spent = std::move(child).take_buffers();
+    for (auto& p : spent.parts) spare_parts_.push_back(std::move(p));
+    spent.parts.clear();
+    spare_parts_.push_back(std::move(spent));
     child = proving_assignment{};
 }
 
