@@ -295,16 +295,16 @@ void stacked_circuit::synthesize(CS& cs) const {
         gadgets::enforce_equal(cs, [] { return "enforce comm_r = H(comm_c || comm_r_last)"; }, comm_r_num, h);
     }
 
-    if constexpr (requires(CS & c) { c.append(c.fork(size_t{1})); }) {
+    if constexpr (requires(CS & c) { append_part(c, fork_part(c, size_t{1})); }) {
         if (parallel_challenges && challenges.size() > 1) {
             std::vector<CS> parts;
             parts.reserve(challenges.size());
-            for (size_t i = 0; i < challenges.size(); ++i) parts.push_back(cs.fork(challenges.size()));
+            for (size_t i = 0; i < challenges.size(); ++i) parts.push_back(fork_part(cs, challenges.size()));
             tbb::parallel_for(size_t{0}, challenges.size(), [&](size_t i) {
                 circuit_detail::synthesize_challenge(parts[i], *config, challenges[i], comm_d_num, comm_c_num,
                                                      comm_r_last_num, replica_bits);
             });
-            for (CS& part : parts) cs.append(std::move(part));
+            for (CS& part : parts) append_part(cs, std::move(part));
             return;
         }
     }

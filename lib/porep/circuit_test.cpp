@@ -116,22 +116,22 @@ TEST(stacked_circuit, parallel_challenges_give_the_serial_assignment) {
 TEST(stacked_circuit, append_takes_siblings_in_order_and_refuses_a_stale_part) {
     r1cs::proving_assignment<r1cs::vec_indexer> pa;
     pa.push_aux(fr::one());
-    auto first = pa.fork(), second = pa.fork();
+    auto first = fork_part(pa, 1), second = fork_part(pa, 1);
     first.push_aux(fr::from_u64(2));
     second.push_aux(fr::from_u64(3));
     second.push_input(fr::from_u64(4));
-    pa.append(std::move(first));
-    pa.append(std::move(second));  // a sibling: forked from the same state
+    append_part(pa, std::move(first));
+    append_part(pa, std::move(second));  // a sibling: forked from the same state
     ASSERT_EQ(pa.num_aux(), 3u);
     EXPECT_EQ(pa.aux_assignment()[1], fr::from_u64(2));
     EXPECT_EQ(pa.aux_assignment()[2], fr::from_u64(3));
     ASSERT_EQ(pa.num_inputs(), 2u);  // the one, then the part's input
     EXPECT_EQ(pa.input_assignment()[1], fr::from_u64(4));
-    auto stale = pa.fork();
+    auto stale = fork_part(pa, 1);
     pa.push_aux(fr::from_u64(5));  // allocated here after the fork
-    EXPECT_THROW(pa.append(std::move(stale)), error);
+    EXPECT_THROW(append_part(pa, std::move(stale)), error);
     pa.enforce_input_constraints();
-    EXPECT_THROW((void)pa.fork(), error);
+    EXPECT_THROW((void)fork_part(pa, 1), error);
 }
 
 TEST(stacked_circuit, generation_is_deterministic) {

@@ -101,9 +101,9 @@ public:
     variable push_input(const fr& value);
     void record(const lc_type& a, const lc_type& b, const lc_type& c);
 
-    // Synthesis in parallel parts (the challenges of a PoRep partition): fork() makes a child
+    // Synthesis in parallel parts (the challenges of a PoRep partition): fork_part makes a child
     // that starts from a copy of this assignment's inputs and aux values (the part every child
-    // refers to) and records nothing else; append(child) then adds, in the order of the calls,
+    // refers to) and records nothing else; append_part(parent, child) then adds, in call order,
     // the child's constraints' evaluations, its own inputs and aux values and density bits, and
     // ORs its density bits of the shared part into this one. A direct-mode assignment keeps
     // values, not variable indices, so children that each number their own variables from
@@ -111,11 +111,16 @@ public:
     // (stacked_circuit's test). Siblings forked from one state may be appended one after
     // another; a child forked before anything else was allocated or enforced here is refused
     // (errc::internal).
-    // fork(parts): also reserves, in the child, a share of this assignment's unused capacity
+    // fork_part(parent, parts) also reserves, in the child, a share of the parent's unused capacity
     // (presize) for its own constraints and aux values: reserved pages are not touched, so a
     // generous share costs nothing, and a child that grows by doubling copies its vectors.
-    proving_assignment fork(size_t parts = 1) const;
-    void append(proving_assignment&& child);
+    // (Free functions, not members: the class is instantiated explicitly in
+    // proving_assignment.cpp, and these members there cost the per-constraint record() its
+    // inlining, +6% instructions in the 2 KiB synthesis; icount gate.)
+    template <class I>
+    friend proving_assignment<I> fork_part(const proving_assignment<I>& parent, size_t parts);
+    template <class I>
+    friend void append_part(proving_assignment<I>& parent, proving_assignment<I>&& child);
     // input_i * 0 = 0 for every input (see above). Call once, after synthesis; inputs
     // allocated afterwards, or a second call, throw c2lab::error(errc::internal).
     void enforce_input_constraints();
@@ -203,35 +208,38 @@ void proving_assignment<Indexer>::record(const lc_type& a, const lc_type& b, con
 }
 
 template <class Indexer>
-proving_assignment<Indexer> proving_assignment<Indexer>::fork(size_t parts) const {
-    if (finished_) throw error(errc::internal, "proving_assignment: fork after the input constraints");
+proving_assignment<Indexer> fork_part(const proving_assignment<Indexer>& parent, size_t parts) {
+    const auto& p = parent;
+    if (p.finished_) throw error(errc::internal, "proving_assignment: fork after the input constraints");
     assignment_buffers recycled;
-    if (!spare_parts_.empty()) {  // fork() is called by one thread; the parts run after it
-        recycled = std::move(spare_parts_.back());
-        spare_parts_.pop_back();
+    if (!p.spare_parts_.empty()) {  // forks are made by one thread; the parts run after it
+        recycled = std::move(p.spare_parts_.back());
+        p.spare_parts_.pop_back();
     }
-    proving_assignment child({}, presize_mode::off, std::move(recycled));
+    proving_assignment<Indexer> child({}, presize_mode::off, std::move(recycled));
     parts = std::max<size_t>(parts, 1);
-    const size_t constraints = (a_.capacity() - a_.size()) / parts;
+    const size_t constraints = (p.a_.capacity() - p.a_.size()) / parts;
     child.a_.reserve(constraints);
     child.b_.reserve(constraints);
     child.c_.reserve(constraints);
-    child.aux_assignment_.reserve(aux_assignment_.size() + (aux_assignment_.capacity() - aux_assignment_.size()) / parts);
-    child.input_assignment_ = input_assignment_;
-    child.aux_assignment_ = aux_assignment_;
-    child.a_aux_density_ = density_bitmap(aux_assignment_.size());
-    child.b_aux_density_ = density_bitmap(aux_assignment_.size());
-    child.b_input_density_ = density_bitmap(input_assignment_.size());
-    child.shared_inputs_ = input_assignment_.size();
-    child.shared_aux_ = aux_assignment_.size();
-    child.forked_at_ = generation_;
+    child.aux_assignment_.reserve(p.aux_assignment_.size() +
+                                  (p.aux_assignment_.capacity() - p.aux_assignment_.size()) / parts);
+    child.input_assignment_ = p.input_assignment_;
+    child.aux_assignment_ = p.aux_assignment_;
+    child.a_aux_density_ = density_bitmap(p.aux_assignment_.size());
+    child.b_aux_density_ = density_bitmap(p.aux_assignment_.size());
+    child.b_input_density_ = density_bitmap(p.input_assignment_.size());
+    child.shared_inputs_ = p.input_assignment_.size();
+    child.shared_aux_ = p.aux_assignment_.size();
+    child.forked_at_ = p.generation_;
     return child;
 }
 
 template <class Indexer>
-void proving_assignment<Indexer>::append(proving_assignment&& child) {
-    if (finished_ || child.finished_ || child.forked_at_ != generation_ ||
-        child.shared_inputs_ > input_assignment_.size() || child.shared_aux_ > aux_assignment_.size())
+void append_part(proving_assignment<Indexer>& parent, proving_assignment<Indexer>&& child) {
+    auto& p = parent;
+    if (p.finished_ || child.finished_ || child.forked_at_ != p.generation_ ||
+        child.shared_inputs_ > p.input_assignment_.size() || child.shared_aux_ > p.aux_assignment_.size())
         throw error(errc::internal, "proving_assignment: appending a child that was not forked from this state");
     auto merge = [](density_bitmap& into, const density_bitmap& from, size_t shared) {
         for (size_t i = 0; i < shared; ++i)
@@ -240,27 +248,27 @@ void proving_assignment<Indexer>::append(proving_assignment&& child) {
     };
     // Independent vectors, copied side by side (the copies' first writes to the reserved pages
     // are page faults; one thread took 0.1-0.2 s for the two halves of a 2 KiB partition).
-    tbb::parallel_invoke([&] { a_.insert(a_.end(), child.a_.begin(), child.a_.end()); },
-                         [&] { b_.insert(b_.end(), child.b_.begin(), child.b_.end()); },
-                         [&] { c_.insert(c_.end(), child.c_.begin(), child.c_.end()); },
+    tbb::parallel_invoke([&] { p.a_.insert(p.a_.end(), child.a_.begin(), child.a_.end()); },
+                         [&] { p.b_.insert(p.b_.end(), child.b_.begin(), child.b_.end()); },
+                         [&] { p.c_.insert(p.c_.end(), child.c_.begin(), child.c_.end()); },
                          [&] {
-                             aux_assignment_.insert(aux_assignment_.end(),
+                             p.aux_assignment_.insert(p.aux_assignment_.end(),
                                                     child.aux_assignment_.begin() + child.shared_aux_,
                                                     child.aux_assignment_.end());
-                             input_assignment_.insert(input_assignment_.end(),
+                             p.input_assignment_.insert(p.input_assignment_.end(),
                                                       child.input_assignment_.begin() + child.shared_inputs_,
                                                       child.input_assignment_.end());
                          },
                          [&] {
-                             merge(a_aux_density_, child.a_aux_density_, child.shared_aux_);
-                             merge(b_aux_density_, child.b_aux_density_, child.shared_aux_);
-                             merge(b_input_density_, child.b_input_density_, child.shared_inputs_);
+                             merge(p.a_aux_density_, child.a_aux_density_, child.shared_aux_);
+                             merge(p.b_aux_density_, child.b_aux_density_, child.shared_aux_);
+                             merge(p.b_input_density_, child.b_input_density_, child.shared_inputs_);
                          });
     assignment_buffers spent = std::move(child).take_buffers();
-    for (auto& p : spent.parts) spare_parts_.push_back(std::move(p));
+    for (auto& q : spent.parts) p.spare_parts_.push_back(std::move(q));
     spent.parts.clear();
-    spare_parts_.push_back(std::move(spent));
-    child = proving_assignment{};
+    p.spare_parts_.push_back(std::move(spent));
+    child = proving_assignment<Indexer>{};
 }
 
 template <class Indexer>
