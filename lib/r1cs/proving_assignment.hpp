@@ -59,7 +59,7 @@ std::string_view to_string(witness_memory m) noexcept;
 // The vectors of a proving assignment, kept between two syntheses (see above).
 struct assignment_buffers {
     std::vector<fr> a, b, c, inputs, aux;
-    std::vector<assignment_buffers> parts;  // the vectors of parallel parts (fork), reused by the next forks
+    std::vector<assignment_buffers> parts;  // the vectors of parallel parts (fork_part), for the next forks
 };
 
 template <class Indexer>
@@ -148,12 +148,12 @@ private:
     std::vector<fr> input_assignment_, aux_assignment_;
     density_bitmap a_aux_density_, b_input_density_, b_aux_density_;
     bool finished_ = false;
-    size_t shared_inputs_ = 0, shared_aux_ = 0;  // a child's copied part (fork)
-    // Vectors of appended parts (and of a recycled assignment's), for the next fork(): with
+    size_t shared_inputs_ = 0, shared_aux_ = 0;  // a child's copied part (fork_part)
+    // Vectors of appended parts (and of a recycled assignment's), for the next fork_part: with
     // witness_memory=reuse the parts of the next partition write into pages already mapped.
     mutable std::vector<assignment_buffers> spare_parts_;
     uint64_t generation_ = 0;                     // allocations and constraints, not appends
-    uint64_t forked_at_ = ~uint64_t{0};           // a child: its parent's generation_ at fork()
+    uint64_t forked_at_ = ~uint64_t{0};           // a child: its parent's generation_ at fork_part
 };
 
 template <class Indexer>
@@ -209,7 +209,7 @@ void proving_assignment<Indexer>::record(const lc_type& a, const lc_type& b, con
 
 template <class Indexer>
 proving_assignment<Indexer> fork_part(const proving_assignment<Indexer>& parent, size_t parts) {
-    const auto& p = parent;
+    const proving_assignment<Indexer>& p = parent;
     if (p.finished_) throw error(errc::internal, "proving_assignment: fork after the input constraints");
     assignment_buffers recycled;
     if (!p.spare_parts_.empty()) {  // forks are made by one thread; the parts run after it
@@ -246,8 +246,8 @@ void append_part(proving_assignment<Indexer>& parent, proving_assignment<Indexer
             if (from.test(i)) into.set(i);
         for (size_t i = shared; i < from.size(); ++i) into.push_back(from.test(i));
     };
-    // Independent vectors, copied side by side (the copies' first writes to the reserved pages
-    // are page faults; one thread took 0.1-0.2 s for the two halves of a 2 KiB partition).
+    // Independent vectors, copied side by side: the copies' first writes to the reserved pages
+    // are page faults, which two threads take in about half the time.
     tbb::parallel_invoke([&] { p.a_.insert(p.a_.end(), child.a_.begin(), child.a_.end()); },
                          [&] { p.b_.insert(p.b_.end(), child.b_.begin(), child.b_.end()); },
                          [&] { p.c_.insert(p.c_.end(), child.c_.begin(), child.c_.end()); },
