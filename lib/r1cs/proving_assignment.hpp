@@ -247,7 +247,7 @@ void append_part(proving_assignment<Indexer>& parent, proving_assignment<Indexer
         for (size_t i = shared; i < from.size(); ++i) into.push_back(from.test(i));
     };
     // Independent vectors, copied side by side: the copies' first writes to the reserved pages
-    // are page faults, which two threads take in about half the time.
+    // are page faults, and so several threads share them.
     tbb::parallel_invoke([&] { p.a_.insert(p.a_.end(), child.a_.begin(), child.a_.end()); },
                          [&] { p.b_.insert(p.b_.end(), child.b_.begin(), child.b_.end()); },
                          [&] { p.c_.insert(p.c_.end(), child.c_.begin(), child.c_.end()); },
