@@ -61,7 +61,7 @@ enum class synth_challenges { serial, parallel, automatic };
 // results/ab/c1-decode-c1_json-cpu-20261203; witness_memory=reuse: synthesis after a first
 // partition 0.73x, results/ab/synth-2kib-witness_memory-cpu-20261203; params_check=own: the
 // parameters load 0.65x, results/ab/params-load-2kib-params_check-cpu-20261204;
-// synth_challenges=auto, parallel where memory allows: the 2 KiB job 0.963x, its synthesis 0.704x,
+// synth_challenges=auto, parallel where memory allows: the 2 KiB job 0.955x, its synthesis 0.673x,
 // results/ab/prove-2kib-synth_challenges-cpu-20261204); the other
 // variants stay for A/B. params_load=overlap was not shown faster on the whole 2 KiB job (2 cores: 0.992
 // [0.900, 1.053], results/ab/prove-2kib-params_load-cpu-20261204: the synthesis, sharing the cores
