@@ -29,13 +29,13 @@ static features probe() noexcept {
     if (__get_cpuid(1, &eax, &ebx, &ecx, &edx)) {
         const unsigned base = (eax >> 8) & 0xf, ext = (eax >> 20) & 0xff;
         f.family = base == 0xf ? base + ext : base;
-    }
-    // The OS must save the opmask and zmm registers: OSXSAVE (leaf 1, ecx bit 27), then
-    // XCR0 bits 1, 2 (SSE, AVX) and 5, 6, 7 (opmask, ZMM_Hi256, Hi16_ZMM).
-    if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) && ((ecx >> 27) & 1)) {
-        unsigned lo = 0, hi = 0;
-        __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-        f.os_saves_zmm = (lo & 0xe6) == 0xe6;
+        // The OS must save the opmask and zmm registers: OSXSAVE (leaf 1, ecx bit 27), then
+        // XCR0 bits 1, 2 (SSE, AVX) and 5, 6, 7 (opmask, ZMM_Hi256, Hi16_ZMM).
+        if ((ecx >> 27) & 1) {
+            unsigned lo = 0, hi = 0;
+            __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+            f.os_saves_zmm = (lo & 0xe6) == 0xe6;
+        }
     }
 #endif
     return f;
