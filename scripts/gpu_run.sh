@@ -133,25 +133,20 @@ wanted pinning && step bench_pinning 40 120 bench_pinning.txt env C2LAB_PINNING_
 if [ "${C2LAB_GPU_QUICK:-0}" != 1 ] && wanted large; then
   step "bench_gpu largest sizes" 90 300 bench_gpu_large.txt bench_gpu bench_gpu_large "$big_g1|$big_g2|$big_ntt"
 fi
-ab_pinning() {
+# ab_porep OUT_NAME FILTER FLAG=V1,V2,...: c2lab ab of one flag on the 2 KiB PoRep job (bench_prove).
+ab_porep() {
   export C2LAB_CACHE_DIR="$work/cache"
-  "$bin/c2lab" ab --binary bench_prove --bench-dir "$bin" --filter 'prove/porep/porep-2kib/backend:cuda' \
-    --dataset porep-2kib --flag host_pinning=off,register,malloc_host --rounds "${C2LAB_GPU_AB_ROUNDS:-8}" \
-    --warmup 1 --min-time 0.01 --no-history --out "$out/ab-host-pinning"
+  "$bin/c2lab" ab --binary bench_prove --bench-dir "$bin" --filter "$2" --dataset porep-2kib --flag "$3" \
+    --rounds "${C2LAB_GPU_AB_ROUNDS:-8}" --warmup 1 --min-time 0.01 --no-history --out "$out/$1"
 }
-export -f ab_pinning
+export -f ab_porep
 if [ "${C2LAB_GPU_QUICK:-0}" != 1 ] && wanted ab; then
-  step "c2lab ab host_pinning, 2 KiB PoRep job with --backend cuda" 120 400 ab_host_pinning.txt ab_pinning
+  step "c2lab ab host_pinning, 2 KiB PoRep job with --backend cuda" 120 400 ab_host_pinning.txt \
+    ab_porep ab-host-pinning 'prove/porep/porep-2kib/backend:cuda' host_pinning=off,register,malloc_host
 fi
-ab_synth() {
-  export C2LAB_CACHE_DIR="$work/cache"
-  "$bin/c2lab" ab --binary bench_prove --bench-dir "$bin" --filter 'prove/porep/porep-2kib/backend:(cpu|cuda)' \
-    --dataset porep-2kib --flag synth=direct,pce --rounds "${C2LAB_GPU_AB_ROUNDS:-8}" \
-    --warmup 1 --min-time 0.01 --no-history --out "$out/ab-synth"
-}
-export -f ab_synth
 if [ "${C2LAB_GPU_QUICK:-0}" != 1 ] && wanted ab_synth; then
-  step "c2lab ab synth, 2 KiB PoRep job on the CPU and with --backend cuda" 120 400 ab_synth.txt ab_synth
+  step "c2lab ab synth, 2 KiB PoRep job on the CPU and with --backend cuda" 120 400 ab_synth.txt \
+    ab_porep ab-synth 'prove/porep/porep-2kib/backend:(cpu|cuda)' synth=direct,pce
 fi
 echo "gpu_run: exit $status after $(elapsed)s; results in $out" >&2
 exit $status
