@@ -383,15 +383,28 @@ std::uint64_t parse_memory_size(const std::string& text, const std::string& what
     return static_cast<std::uint64_t>(bytes);
 }
 
+namespace {
+
+// What a need is checked against: the budget when one is given, else what the machine has
+// (bytes 0: unknown, nothing to check against).
+memory_available memory_to_check(std::uint64_t budget_bytes) {
+    if (budget_bytes == 0) return available_memory();
+    memory_available have;
+    have.bytes = budget_bytes;
+    have.source = "the memory budget";
+    return have;
+}
+
+}  // namespace
+
+bool memory_fits(const memory_need& need, std::uint64_t budget_bytes) {
+    const memory_available have = memory_to_check(budget_bytes);
+    return have.bytes == 0 || need.total() <= have.bytes;
+}
+
 void check_memory(const memory_need& need, std::uint64_t budget_bytes) {
     const bool given = budget_bytes != 0;
-    memory_available have;
-    if (given) {
-        have.bytes = budget_bytes;
-        have.source = "the memory budget";
-    } else {
-        have = available_memory();
-    }
+    const memory_available have = memory_to_check(budget_bytes);
     if (have.bytes == 0) return;  // unknown: nothing to check against
     const std::uint64_t total = need.total();
     if (total <= have.bytes) return;

@@ -209,6 +209,8 @@ std::uint64_t cgroup_headroom_bytes(std::string_view memory_max, std::string_vie
 // budget_bytes (--memory-budget) or, 0, available_memory() (nothing is checked when that is
 // unknown).
 void check_memory(const memory_need& need, std::uint64_t budget_bytes);
+// True when check_memory(need, budget_bytes) would pass: a choice between variants by memory.
+bool memory_fits(const memory_need& need, std::uint64_t budget_bytes);
 // The batch's check: prove_memory_need("the batch", ...) with the advice to lower --jobs.
 void check_memory_budget(std::uint64_t params_bytes, const memory_estimate& e, unsigned jobs,
                          std::uint64_t budget_bytes /* 0: available_memory() */);

@@ -297,6 +297,10 @@ TEST(memory, check_names_the_step_the_terms_and_the_budget) {
     memory_need need = prove_memory_need("proving c1.json", 3ull << 30, {1ull << 30, 2ull << 30}, 1);
     EXPECT_EQ(need.total(), 6ull << 30);
     EXPECT_NO_THROW(check_memory(need, 6ull << 30));
+    // memory_fits answers what check_memory would do, at the edge too.
+    EXPECT_TRUE(memory_fits(need, 6ull << 30));
+    EXPECT_FALSE(memory_fits(need, (6ull << 30) - 1));
+    EXPECT_FALSE(memory_fits(need, 1ull << 20));
     try {
         check_memory(need, 1ull << 20);
         FAIL() << "6 GiB within a budget of 1 MiB";

@@ -111,16 +111,10 @@ c2_job::c2_job(c2_request request) : req_(std::move(request)) {
         if (parts) need.advice += std::string(need.advice.empty() ? "" : " or ") + "--flag synth_challenges=serial";
         return need;
     };
-    const bool direct = req_.flags.synth == r1cs::synth_mode::direct;
-    parallel_challenges_ = direct && req_.flags.synth_challenges == synth_challenges::parallel;
-    if (direct && req_.flags.synth_challenges == synth_challenges::automatic) {
-        try {
-            check_memory(need_with(true), req_.memory_budget);
-            parallel_challenges_ = true;
-        } catch (const error& e) {
-            if (e.kind() != errc::resource) throw;  // else: serial, checked below
-        }
-    }
+    const synth_challenges sc = req_.flags.synth_challenges;
+    parallel_challenges_ = req_.flags.synth == r1cs::synth_mode::direct &&
+                           (sc == synth_challenges::parallel ||
+                            (sc == synth_challenges::automatic && memory_fits(need_with(true), req_.memory_budget)));
     check_memory(need_with(parallel_challenges_), req_.memory_budget);
 
     // The parameters (given, or the cache's entry) must exist before anything is built.
