@@ -1189,4 +1189,482 @@ c2lab_mont_butterflies_4_pdep:
 .cfi_endproc
 .size c2lab_mont_butterflies_4_pdep, .-c2lab_mont_butterflies_4_pdep
 
+.globl c2lab_mont_butterflies_4_lazy
+.type c2lab_mont_butterflies_4_lazy,@function
+.p2align 5
+c2lab_mont_butterflies_4_lazy:
+.cfi_startproc
+    push rbx
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset rbx, 0
+    push rbp
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset rbp, 0
+    push r12
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset r12, 0
+    push r13
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset r13, 0
+    push r14
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset r14, 0
+    push r15
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset r15, 0
+    push r9
+    .cfi_adjust_cfa_offset 8
+    mov rbx, rdx
+    test rcx, rcx
+    jz .Lbutterflies_4_lazy_done
+.p2align 4
+.Lbutterflies_4_lazy_loop:
+    mov rdx, qword ptr [rsi + 0]
+    mulx r11, r10, qword ptr [rbx + 0]
+    mulx r12, rax, qword ptr [rbx + 8]
+    add r11, rax
+    mulx r13, rax, qword ptr [rbx + 16]
+    adc r12, rax
+    mulx r14, rax, qword ptr [rbx + 24]
+    adc r13, rax
+    adc r14, 0
+    mov rdx, r10
+    imul rdx, qword ptr [rsp + 0]
+    xor eax, eax
+    mulx r15, rax, qword ptr [r8 + 0]
+    adox r10, rax
+    mulx rbp, rax, qword ptr [r8 + 8]
+    adcx rax, r15
+    adox r11, rax
+    mulx r15, rax, qword ptr [r8 + 16]
+    adcx rax, rbp
+    adox r12, rax
+    mulx rbp, rax, qword ptr [r8 + 24]
+    adcx rax, r15
+    adox r13, rax
+    mov edx, 0
+    adcx rbp, rdx
+    adox r14, rbp
+    mov rdx, qword ptr [rsi + 8]
+    xor eax, eax
+    mulx r15, rax, qword ptr [rbx + 0]
+    adox r11, rax
+    mulx rbp, rax, qword ptr [rbx + 8]
+    adcx rax, r15
+    adox r12, rax
+    mulx r15, rax, qword ptr [rbx + 16]
+    adcx rax, rbp
+    adox r13, rax
+    mulx r10, rax, qword ptr [rbx + 24]
+    adcx rax, r15
+    adox r14, rax
+    mov edx, 0
+    adcx r10, rdx
+    adox r10, rdx
+    mov rdx, r11
+    imul rdx, qword ptr [rsp + 0]
+    xor eax, eax
+    mulx r15, rax, qword ptr [r8 + 0]
+    adox r11, rax
+    mulx rbp, rax, qword ptr [r8 + 8]
+    adcx rax, r15
+    adox r12, rax
+    mulx r15, rax, qword ptr [r8 + 16]
+    adcx rax, rbp
+    adox r13, rax
+    mulx rbp, rax, qword ptr [r8 + 24]
+    adcx rax, r15
+    adox r14, rax
+    mov edx, 0
+    adcx rbp, rdx
+    adox r10, rbp
+    mov rdx, qword ptr [rsi + 16]
+    xor eax, eax
+    mulx r15, rax, qword ptr [rbx + 0]
+    adox r12, rax
+    mulx rbp, rax, qword ptr [rbx + 8]
+    adcx rax, r15
+    adox r13, rax
+    mulx r15, rax, qword ptr [rbx + 16]
+    adcx rax, rbp
+    adox r14, rax
+    mulx r11, rax, qword ptr [rbx + 24]
+    adcx rax, r15
+    adox r10, rax
+    mov edx, 0
+    adcx r11, rdx
+    adox r11, rdx
+    mov rdx, r12
+    imul rdx, qword ptr [rsp + 0]
+    xor eax, eax
+    mulx r15, rax, qword ptr [r8 + 0]
+    adox r12, rax
+    mulx rbp, rax, qword ptr [r8 + 8]
+    adcx rax, r15
+    adox r13, rax
+    mulx r15, rax, qword ptr [r8 + 16]
+    adcx rax, rbp
+    adox r14, rax
+    mulx rbp, rax, qword ptr [r8 + 24]
+    adcx rax, r15
+    adox r10, rax
+    mov edx, 0
+    adcx rbp, rdx
+    adox r11, rbp
+    mov rdx, qword ptr [rsi + 24]
+    xor eax, eax
+    mulx r15, rax, qword ptr [rbx + 0]
+    adox r13, rax
+    mulx rbp, rax, qword ptr [rbx + 8]
+    adcx rax, r15
+    adox r14, rax
+    mulx r15, rax, qword ptr [rbx + 16]
+    adcx rax, rbp
+    adox r10, rax
+    mulx r12, rax, qword ptr [rbx + 24]
+    adcx rax, r15
+    adox r11, rax
+    mov edx, 0
+    adcx r12, rdx
+    adox r12, rdx
+    mov rdx, r13
+    imul rdx, qword ptr [rsp + 0]
+    xor eax, eax
+    mulx r15, rax, qword ptr [r8 + 0]
+    adox r13, rax
+    mulx rbp, rax, qword ptr [r8 + 8]
+    adcx rax, r15
+    adox r14, rax
+    mulx r15, rax, qword ptr [r8 + 16]
+    adcx rax, rbp
+    adox r10, rax
+    mulx rbp, rax, qword ptr [r8 + 24]
+    adcx rax, r15
+    adox r11, rax
+    mov edx, 0
+    adcx rbp, rdx
+    adox r12, rbp
+    mov r13, qword ptr [rdi + 0]
+    mov rax, qword ptr [rdi + 8]
+    mov r15, qword ptr [rdi + 16]
+    mov rbp, qword ptr [rdi + 24]
+    sub r13, r14
+    sbb rax, r10
+    sbb r15, r11
+    sbb rbp, r12
+    sbb rdx, rdx
+    test rdx, rdx
+    mov r9, 0
+    cmovnz r9, qword ptr [r8 + 32]
+    adcx r13, r9
+    mov r9, 0
+    cmovnz r9, qword ptr [r8 + 40]
+    adcx rax, r9
+    mov r9, 0
+    cmovnz r9, qword ptr [r8 + 48]
+    adcx r15, r9
+    mov r9, 0
+    cmovnz r9, qword ptr [r8 + 56]
+    adcx rbp, r9
+    mov qword ptr [rsi + 0], r13
+    mov qword ptr [rsi + 8], rax
+    mov qword ptr [rsi + 16], r15
+    mov qword ptr [rsi + 24], rbp
+    mov r13, qword ptr [rdi + 0]
+    mov rax, qword ptr [rdi + 8]
+    mov r15, qword ptr [rdi + 16]
+    mov rbp, qword ptr [rdi + 24]
+    mov edx, 0
+    add r13, r14
+    adc rax, r10
+    adc r15, r11
+    adc rbp, r12
+    adc rdx, 0
+    sub r13, qword ptr [r8 + 32]
+    sbb rax, qword ptr [r8 + 40]
+    sbb r15, qword ptr [r8 + 48]
+    sbb rbp, qword ptr [r8 + 56]
+    sbb rdx, 0
+    sbb rdx, rdx
+    test rdx, rdx
+    mov r9, 0
+    cmovnz r9, qword ptr [r8 + 32]
+    adcx r13, r9
+    mov r9, 0
+    cmovnz r9, qword ptr [r8 + 40]
+    adcx rax, r9
+    mov r9, 0
+    cmovnz r9, qword ptr [r8 + 48]
+    adcx r15, r9
+    mov r9, 0
+    cmovnz r9, qword ptr [r8 + 56]
+    adcx rbp, r9
+    mov qword ptr [rdi + 0], r13
+    mov qword ptr [rdi + 8], rax
+    mov qword ptr [rdi + 16], r15
+    mov qword ptr [rdi + 24], rbp
+    add rdi, 32
+    add rsi, 32
+    add rbx, 32
+    dec rcx
+    jnz .Lbutterflies_4_lazy_loop
+.Lbutterflies_4_lazy_done:
+    pop r9
+    .cfi_adjust_cfa_offset -8
+    pop r15
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore r15
+    pop r14
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore r14
+    pop r13
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore r13
+    pop r12
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore r12
+    pop rbp
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore rbp
+    pop rbx
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore rbx
+    ret
+.cfi_endproc
+.size c2lab_mont_butterflies_4_lazy, .-c2lab_mont_butterflies_4_lazy
+
+.globl c2lab_mont_butterflies_4_lazy_pdep
+.type c2lab_mont_butterflies_4_lazy_pdep,@function
+.p2align 5
+c2lab_mont_butterflies_4_lazy_pdep:
+.cfi_startproc
+    push rbx
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset rbx, 0
+    push rbp
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset rbp, 0
+    push r12
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset r12, 0
+    push r13
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset r13, 0
+    push r14
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset r14, 0
+    push r15
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset r15, 0
+    push r9
+    .cfi_adjust_cfa_offset 8
+    mov rbx, rdx
+    test rcx, rcx
+    jz .Lbutterflies_4_lazy_pdep_done
+.p2align 4
+.Lbutterflies_4_lazy_pdep_loop:
+    mov rdx, qword ptr [rsi + 0]
+    mulx r11, r10, qword ptr [rbx + 0]
+    mulx r12, rax, qword ptr [rbx + 8]
+    add r11, rax
+    mulx r13, rax, qword ptr [rbx + 16]
+    adc r12, rax
+    mulx r14, rax, qword ptr [rbx + 24]
+    adc r13, rax
+    adc r14, 0
+    mov rdx, r10
+    imul rdx, qword ptr [rsp + 0]
+    xor eax, eax
+    mulx r15, rax, qword ptr [r8 + 0]
+    adox r10, rax
+    mulx rbp, rax, qword ptr [r8 + 8]
+    adcx rax, r15
+    adox r11, rax
+    mulx r15, rax, qword ptr [r8 + 16]
+    adcx rax, rbp
+    adox r12, rax
+    mulx rbp, rax, qword ptr [r8 + 24]
+    adcx rax, r15
+    adox r13, rax
+    mov edx, 0
+    adcx rbp, rdx
+    adox r14, rbp
+    mov rdx, qword ptr [rsi + 8]
+    xor eax, eax
+    mulx r15, rax, qword ptr [rbx + 0]
+    adox r11, rax
+    mulx rbp, rax, qword ptr [rbx + 8]
+    adcx rax, r15
+    adox r12, rax
+    mulx r15, rax, qword ptr [rbx + 16]
+    adcx rax, rbp
+    adox r13, rax
+    mulx r10, rax, qword ptr [rbx + 24]
+    adcx rax, r15
+    adox r14, rax
+    mov edx, 0
+    adcx r10, rdx
+    adox r10, rdx
+    mov rdx, r11
+    imul rdx, qword ptr [rsp + 0]
+    xor eax, eax
+    mulx r15, rax, qword ptr [r8 + 0]
+    adox r11, rax
+    mulx rbp, rax, qword ptr [r8 + 8]
+    adcx rax, r15
+    adox r12, rax
+    mulx r15, rax, qword ptr [r8 + 16]
+    adcx rax, rbp
+    adox r13, rax
+    mulx rbp, rax, qword ptr [r8 + 24]
+    adcx rax, r15
+    adox r14, rax
+    mov edx, 0
+    adcx rbp, rdx
+    adox r10, rbp
+    mov rdx, qword ptr [rsi + 16]
+    xor eax, eax
+    mulx r15, rax, qword ptr [rbx + 0]
+    adox r12, rax
+    mulx rbp, rax, qword ptr [rbx + 8]
+    adcx rax, r15
+    adox r13, rax
+    mulx r15, rax, qword ptr [rbx + 16]
+    adcx rax, rbp
+    adox r14, rax
+    mulx r11, rax, qword ptr [rbx + 24]
+    adcx rax, r15
+    adox r10, rax
+    mov edx, 0
+    adcx r11, rdx
+    adox r11, rdx
+    mov rdx, r12
+    imul rdx, qword ptr [rsp + 0]
+    xor eax, eax
+    mulx r15, rax, qword ptr [r8 + 0]
+    adox r12, rax
+    mulx rbp, rax, qword ptr [r8 + 8]
+    adcx rax, r15
+    adox r13, rax
+    mulx r15, rax, qword ptr [r8 + 16]
+    adcx rax, rbp
+    adox r14, rax
+    mulx rbp, rax, qword ptr [r8 + 24]
+    adcx rax, r15
+    adox r10, rax
+    mov edx, 0
+    adcx rbp, rdx
+    adox r11, rbp
+    mov rdx, qword ptr [rsi + 24]
+    xor eax, eax
+    mulx r15, rax, qword ptr [rbx + 0]
+    adox r13, rax
+    mulx rbp, rax, qword ptr [rbx + 8]
+    adcx rax, r15
+    adox r14, rax
+    mulx r15, rax, qword ptr [rbx + 16]
+    adcx rax, rbp
+    adox r10, rax
+    mulx r12, rax, qword ptr [rbx + 24]
+    adcx rax, r15
+    adox r11, rax
+    mov edx, 0
+    adcx r12, rdx
+    adox r12, rdx
+    mov rdx, r13
+    imul rdx, qword ptr [rsp + 0]
+    xor eax, eax
+    mulx r15, rax, qword ptr [r8 + 0]
+    adox r13, rax
+    mulx rbp, rax, qword ptr [r8 + 8]
+    adcx rax, r15
+    adox r14, rax
+    mulx r15, rax, qword ptr [r8 + 16]
+    adcx rax, rbp
+    adox r10, rax
+    mulx rbp, rax, qword ptr [r8 + 24]
+    adcx rax, r15
+    adox r11, rax
+    mov edx, 0
+    adcx rbp, rdx
+    adox r12, rbp
+    mov r13, qword ptr [rdi + 0]
+    mov rax, qword ptr [rdi + 8]
+    mov r15, qword ptr [rdi + 16]
+    mov rbp, qword ptr [rdi + 24]
+    sub r13, r14
+    sbb rax, r10
+    sbb r15, r11
+    sbb rbp, r12
+    sbb rdx, rdx
+    pdep r9, rdx, qword ptr [r8 + 32]
+    add r13, r9
+    pdep r9, rdx, qword ptr [r8 + 40]
+    adc rax, r9
+    pdep r9, rdx, qword ptr [r8 + 48]
+    adc r15, r9
+    pdep r9, rdx, qword ptr [r8 + 56]
+    adc rbp, r9
+    mov qword ptr [rsi + 0], r13
+    mov qword ptr [rsi + 8], rax
+    mov qword ptr [rsi + 16], r15
+    mov qword ptr [rsi + 24], rbp
+    mov r13, qword ptr [rdi + 0]
+    mov rax, qword ptr [rdi + 8]
+    mov r15, qword ptr [rdi + 16]
+    mov rbp, qword ptr [rdi + 24]
+    mov edx, 0
+    add r13, r14
+    adc rax, r10
+    adc r15, r11
+    adc rbp, r12
+    adc rdx, 0
+    sub r13, qword ptr [r8 + 32]
+    sbb rax, qword ptr [r8 + 40]
+    sbb r15, qword ptr [r8 + 48]
+    sbb rbp, qword ptr [r8 + 56]
+    sbb rdx, 0
+    sbb rdx, rdx
+    pdep r9, rdx, qword ptr [r8 + 32]
+    add r13, r9
+    pdep r9, rdx, qword ptr [r8 + 40]
+    adc rax, r9
+    pdep r9, rdx, qword ptr [r8 + 48]
+    adc r15, r9
+    pdep r9, rdx, qword ptr [r8 + 56]
+    adc rbp, r9
+    mov qword ptr [rdi + 0], r13
+    mov qword ptr [rdi + 8], rax
+    mov qword ptr [rdi + 16], r15
+    mov qword ptr [rdi + 24], rbp
+    add rdi, 32
+    add rsi, 32
+    add rbx, 32
+    dec rcx
+    jnz .Lbutterflies_4_lazy_pdep_loop
+.Lbutterflies_4_lazy_pdep_done:
+    pop r9
+    .cfi_adjust_cfa_offset -8
+    pop r15
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore r15
+    pop r14
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore r14
+    pop r13
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore r13
+    pop r12
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore r12
+    pop rbp
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore rbp
+    pop rbx
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore rbx
+    ret
+.cfi_endproc
+.size c2lab_mont_butterflies_4_lazy_pdep, .-c2lab_mont_butterflies_4_lazy_pdep
+
 .section .note.GNU-stack,"",@progbits
