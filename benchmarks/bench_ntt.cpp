@@ -7,8 +7,6 @@
 // L1, so the core overlaps them as it can in a butterfly stage); a forward transform's
 // time over the floor's, measured in the same run, is its distance from the floor.
 // Wall-clock time (UseRealTime), since the work runs on oneTBB worker threads.
-// ntt/forward_scalar/log_n:N/lazy:L runs the scalar butterflies on one thread with and without
-// lazy reduction, side by side (also on a CPU where the IFMA ones are the default).
 // Run: bench_ntt --benchmark_filter='ntt/forward/.*' (or scripts/bench.sh for the suite).
 #include <benchmark/benchmark.h>
 
@@ -47,22 +45,6 @@ void transform(benchmark::State& state) {
     std::vector<fr> a = random_vector(d.size(), 1);
     for (auto _ : state) {
         F(d, a, cfg);  // the values stay uniformly random from one iteration to the next
-        benchmark::DoNotOptimize(a.data());
-        benchmark::ClobberMemory();
-    }
-    set_counters(state, log_n, 1);
-}
-
-// The forward transform on the scalar butterflies (also where AVX-512 IFMA is in use), one
-// thread, with lazy reduction (lazy:1, the default where the CPU has BMI2 and ADX) or with every
-// value brought below p in every stage (lazy:0): the two side by side in one run.
-void forward_scalar(benchmark::State& state) {
-    const size_t log_n = static_cast<size_t>(state.range(0));
-    const ntt_config cfg{1, 0, true, state.range(1) != 0};
-    evaluation_domain d(log_n, cfg.threads);
-    std::vector<fr> a = random_vector(d.size(), 1);
-    for (auto _ : state) {
-        forward_ntt(d, a, cfg);
         benchmark::DoNotOptimize(a.data());
         benchmark::ClobberMemory();
     }
@@ -115,12 +97,6 @@ BENCHMARK(transform<forward_ntt>)->Name("ntt/forward")->Apply(transform_args)->U
 BENCHMARK(transform<inverse_ntt>)->Name("ntt/inverse")->Apply(transform_args)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(transform<coset_forward_ntt>)->Name("ntt/coset_forward")->Apply(transform_args)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(transform<coset_inverse_ntt>)->Name("ntt/coset_inverse")->Apply(transform_args)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(forward_scalar)
-    ->Name("ntt/forward_scalar")
-    ->ArgsProduct({benchmark::CreateDenseRange(10, 22, 2), {0, 1}})
-    ->ArgNames({"log_n", "lazy"})
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
 BENCHMARK(mul_floor)->Name("ntt/floor")->DenseRange(10, 22, 1)->ArgNames({"log_n"})->Unit(benchmark::kMillisecond);
 BENCHMARK(h_step)
     ->Name("ntt/h")

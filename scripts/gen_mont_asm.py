@@ -533,22 +533,9 @@ def gen_fp2():
 # One loop with every value in registers: the C++ loop of the same operations spilled the
 # product and the loaded x_i to the stack and read them back for the sum and the difference.
 # Cost per butterfly: 32 mulx + 4 imul, 12 loads of x_i, y_i, w_i, 8 stores.
-#
-# The lazy loops (c2lab_mont_butterflies_4_lazy[_pdep]) take and give x_i, y_i in [0, 2p) and
-# read p[0..3] = p, p[4..7] = 2p (w_i stays below p):
-#   v = w_i y_i / R, below 2p without the final subtraction: the schedule runs with a = w_i and
-#     b = y_i (the limb-by-limb operand), so every round's T < 2^192 + w_i + p < 2^256, and the
-#     result (w_i y_i + m p) / R < (p 2p + R p) / R < 2p since 2p < R (the Fr modulus is below
-#     2^255);
-#   y_i = x_i - v, + 2p on borrow: in [0, 2p);
-#   x_i = x_i + v (257 bits: the carry kept in rdx), - 2p unless that borrows: in [0, 2p).
-# So a transform whose every stage runs these needs one pass that subtracts p where x >= p at
-# the end. The product's final subtraction (4 mov, 4 sub/sbb, 4 cmov) is gone; the sum's carry
-# costs 2 uops.
-def gen_butterflies(pdep=False, lazy=False):
-    suffix = ("_lazy" if lazy else "") + ("_pdep" if pdep else "")
-    name = "c2lab_mont_butterflies_4" + suffix
-    lbl = ".Lbutterflies_4" + suffix
+def gen_butterflies(pdep=False):
+    name = "c2lab_mont_butterflies_4" + ("_pdep" if pdep else "")
+    lbl = ".Lbutterflies_4" + ("_pdep" if pdep else "")
     n = 4
     t = ["r10", "r11", "r12", "r13", "r14"]
     h = ["r15", "rbp"]
@@ -559,45 +546,32 @@ def gen_butterflies(pdep=False, lazy=False):
     # n0 lives on the stack (imul reads it there): every register is needed in the loop.
     out += ["    push r9", "    .cfi_adjust_cfa_offset 8", "    mov rbx, rdx", "    test rcx, rcx",
             f"    jz {lbl}_done", ".p2align 4", f"{lbl}_loop:"]
-    if lazy:  # a = w (below p), b = y (below 2p): see above
-        body, tt = schedule(n, list(t), "rax", h, "rbx", "rsi", "r8", ("mem", "rsp", 0))
-        v = tt[:n]
-        d = [tt[n], "rax", h[0], h[1]]
-        corr = n  # the correction adds 2p (p[4..7])
-    else:
-        body, tt = schedule(n, list(t), "rax", h, "rsi", "rbx", "r8", ("mem", "rsp", 0))
-        v = [tt[n], "rax", h[0], h[1]]
-        body += minus_p_unless_borrow(v, tt[:n], "r8")
-        d = tt[:n]  # free again once v is out
-        corr = 0
+    body, tt = schedule(n, list(t), "rax", h, "rsi", "rbx", "r8", ("mem", "rsp", 0))
+    v = [tt[n], "rax", h[0], h[1]]
+    body += minus_p_unless_borrow(v, tt[:n], "r8")
+    d = tt[:n]  # free again once v is out
     def correction():
         if pdep:  # p_j or 0 (pdep of the mask m = 0 or -1 under p_j) added; pdep leaves the flags
             ops = [("sbb", "rdx", "rdx")]
             for j in range(n):
-                ops += [("pdep", "r9", "rdx", ("mem", "r8", corr + j)), ("add" if j == 0 else "adc", d[j], "r9")]
+                ops += [("pdep", "r9", "rdx", ("mem", "r8", j)), ("add" if j == 0 else "adc", d[j], "r9")]
             return ops
         ops = [("sbb", "rdx", "rdx"), ("test", "rdx", "rdx")]  # p_j or 0 added (see gen_add_sub)
         for j in range(n):
-            ops += [("mov", "r9", "0"), ("cmovnz", "r9", ("mem", "r8", corr + j)), ("adcx", d[j], "r9")]
+            ops += [("mov", "r9", "0"), ("cmovnz", "r9", ("mem", "r8", j)), ("adcx", d[j], "r9")]
         return ops
-    for j in range(n):  # y = x - v (+ p, or 2p, on borrow)
+    for j in range(n):  # y = x - v (+ p on borrow)
         body.append(("mov", d[j], ("mem", "rdi", j)))
     for j in range(n):
         body.append(("sub" if j == 0 else "sbb", d[j], v[j]))
     body += correction()
     body += [("mov", ("mem", "rsi", j), d[j]) for j in range(n)]
-    for j in range(n):  # x = x + v (- p, or 2p, unless that borrows)
+    for j in range(n):  # x = x + v (- p unless that borrows); x + v < 2p < 2^256
         body.append(("mov", d[j], ("mem", "rdi", j)))
-    if lazy:  # x + v < 4p needs 257 bits: the carry goes into rdx and takes part in the borrow
-        body.append(("mov", "edx", "0"))
     for j in range(n):
         body.append(("add" if j == 0 else "adc", d[j], v[j]))
-    if lazy:
-        body.append(("adc", "rdx", "0"))
-    for j in range(n):  # below: x + v < 2p < 2^256 (canonical inputs)
-        body.append(("sub" if j == 0 else "sbb", d[j], ("mem", "r8", corr + j)))
-    if lazy:  # borrows only where the sum had no carry and was below 2p
-        body.append(("sbb", "rdx", "0"))
+    for j in range(n):
+        body.append(("sub" if j == 0 else "sbb", d[j], ("mem", "r8", j)))
     body += correction()
     body += [("mov", ("mem", "rdi", j), d[j]) for j in range(n)]
     out += [intel(x) for x in body]
@@ -647,8 +621,6 @@ def main():
         f.write(gen_square_function() + "\n\n")
         f.write(gen_butterflies() + "\n\n")
         f.write(gen_butterflies(pdep=True) + "\n\n")
-        f.write(gen_butterflies(lazy=True) + "\n\n")
-        f.write(gen_butterflies(pdep=True, lazy=True) + "\n\n")
         f.write('.section .note.GNU-stack,"",@progbits\n')
     with open(os.path.join(outdir, "fp2_x86_64.S"), "w") as f:
         f.write("# Generated by scripts/gen_mont_asm.py; do not edit by hand.\n")

@@ -134,53 +134,7 @@ TEST(fr, both_asm_butterfly_loops_match_portable) {
         }
     }
 }
-// The lazy butterfly loops on inputs anywhere in [0, 2p), the edges 0, 1, p - 1, p, p + 1 and
-// 2p - 1 among them: outputs below 2p and congruent to the butterfly of the inputs reduced mod p.
-TEST(fr, both_lazy_butterfly_loops_stay_below_2p_and_match_portable) {
-    using F = fr;
-    if (!has_lazy_butterflies<4>()) GTEST_SKIP() << "no mulx/adcx/adox on this CPU; no lazy butterflies";
-    const auto p_2p = modulus_and_double(F::modulus);
-    const F::repr two_p{p_2p[4], p_2p[5], p_2p[6], p_2p[7]};
-    auto plus_p = [](F::repr a) { add_to(a, F::modulus); return a; };
-    std::vector<F::repr> values;  // in [0, 2p)
-    for (const F& e : edge_values<F>()) values.push_back(e.mont), values.push_back(plus_p(e.mont));
-    F::repr top = two_p;
-    sub_from(top, F::repr{1, 0, 0, 0});
-    values.push_back(top);
-    std::vector<F::repr> x, y;
-    std::vector<F> w;
-    for (const auto& a : values)
-        for (const auto& b : values) {
-            x.push_back(a), y.push_back(b), w.push_back(F::one());
-            x.push_back(a), y.push_back(b), w.push_back(-F::one());
-        }
-    rng g(13);
-    for (int i = 0; i < 5000; ++i) {
-        F::repr a = F::random(g).mont, b = F::random(g).mont;
-        if (i & 1) a = plus_p(a);
-        if (i & 2) b = plus_p(b);
-        x.push_back(a), y.push_back(b), w.push_back(F::random(g));
-    }
-    auto reduce = [](F::repr a) {
-        F::repr s = a;
-        return sub_from(s, F::modulus) ? a : s;
-    };
-    using loop_fn = void (*)(uint64_t*, uint64_t*, const uint64_t*, size_t, const uint64_t*, uint64_t);
-    for (const auto& [name, loop] : {std::pair<const char*, loop_fn>{"cmov", c2lab_mont_butterflies_4_lazy},
-                                     std::pair<const char*, loop_fn>{"pdep", c2lab_mont_butterflies_4_lazy_pdep}}) {
-        auto xs = x, ys = y;
-        loop(xs[0].data(), ys[0].data(), w[0].mont.data(), x.size(), p_2p.data(), F::n0);
-        for (size_t i = 0; i < x.size(); ++i) {
-            ASSERT_TRUE(less_than(xs[i], two_p)) << name << " x not below 2p, " << i;
-            ASSERT_TRUE(less_than(ys[i], two_p)) << name << " y not below 2p, " << i;
-            const auto u = reduce(x[i]), v = mont_mul_portable(w[i].mont, reduce(y[i]), F::modulus, F::n0);
-            ASSERT_EQ(reduce(xs[i]), add_mod_portable(u, v, F::modulus)) << name << " x " << i;
-            ASSERT_EQ(reduce(ys[i]), sub_mod_portable(u, v, F::modulus)) << name << " y " << i;
-        }
-    }
-}
 #endif
-
 
 TYPED_TEST(prime_field, add_and_sub_fast_paths_match_portable) {
     using F = TypeParam;

@@ -32,11 +32,6 @@ void c2lab_mont_butterflies_4(uint64_t* x, uint64_t* y, const uint64_t* w, size_
 // fast uop (cpu::fast_pdep).
 void c2lab_mont_butterflies_4_pdep(uint64_t* x, uint64_t* y, const uint64_t* w, size_t count,
                                    const uint64_t p[4], uint64_t n0);
-// The lazy loops: x and y in [0, 2p) in and out, p_2p = {p, 2p} (8 limbs); see mont_butterflies_lazy_asm.
-void c2lab_mont_butterflies_4_lazy(uint64_t* x, uint64_t* y, const uint64_t* w, size_t count,
-                                   const uint64_t p_2p[8], uint64_t n0);
-void c2lab_mont_butterflies_4_lazy_pdep(uint64_t* x, uint64_t* y, const uint64_t* w, size_t count,
-                                        const uint64_t p_2p[8], uint64_t n0);
 }
 #endif
 
@@ -138,47 +133,6 @@ inline bool mont_butterflies_asm(uint64_t* x, uint64_t* y, const uint64_t* w, si
 #endif
     (void)x, (void)y, (void)w, (void)count, (void)p, (void)n0;
     return false;
-}
-
-// True where mont_butterflies_lazy_asm runs in this build on this CPU.
-template <size_t N>
-inline bool has_lazy_butterflies() noexcept {
-#if defined(C2LAB_HAVE_X86_ASM)
-    if constexpr (N == 4) return cpu::use_adx_asm;
-#endif
-    return false;
-}
-
-// The same butterflies with lazy reduction, for p < 2^(64N-1) (the Fr modulus): x_i and y_i
-// may lie anywhere in [0, 2p) and come out there, congruent to the values above; w_i < p.
-// The product skips its final subtraction (its result stays below 2p), so a transform saves 4 sbb
-// and 4 cmov a butterfly and brings its values below p once at the end. p_2p holds p then 2p.
-// Only where has_lazy_butterflies<N>() (the caller picks the path once); returns false elsewhere.
-template <size_t N>
-inline bool mont_butterflies_lazy_asm(uint64_t* x, uint64_t* y, const uint64_t* w, size_t count,
-                                      const std::array<uint64_t, 2 * N>& p_2p, uint64_t n0) noexcept {
-#if defined(C2LAB_HAVE_X86_ASM)
-    if constexpr (N == 4) {
-        if (cpu::use_adx_asm) [[likely]] {
-            (cpu::fast_pdep ? c2lab_mont_butterflies_4_lazy_pdep : c2lab_mont_butterflies_4_lazy)(x, y, w, count,
-                                                                                                p_2p.data(), n0);
-            return true;
-        }
-    }
-#endif
-    (void)x, (void)y, (void)w, (void)count, (void)p_2p, (void)n0;
-    return false;
-}
-
-// {p, 2p} as mont_butterflies_lazy_asm reads them (p < 2^(64N-1), so 2p fits N limbs).
-template <size_t N>
-constexpr std::array<uint64_t, 2 * N> modulus_and_double(const limbs<N>& p) noexcept {
-    std::array<uint64_t, 2 * N> r{};
-    for (size_t i = 0; i < N; ++i) {
-        r[i] = p[i];
-        r[N + i] = (p[i] << 1) | (i > 0 ? p[i - 1] >> 63 : 0);
-    }
-    return r;
 }
 
 }  // namespace c2lab::ff

@@ -73,26 +73,13 @@ void bit_reverse_permute(std::span<fr> a, size_t log_n) {
     });
 }
 
-// How a transform runs its butterflies, chosen once per transform (forward_core):
-//   ifma:   8 butterflies per vector operation (ff::butterfly_batch's AVX-512 IFMA kernel)
-//           in the stages with blocks of 16 elements and more, the scalar ones below;
-//   lazy:   the mulx/adcx/adox loop with lazy reduction (ff::mont_butterflies_lazy_asm):
-//           every value in [0, 2p) between stages, brought below p where the last stage ends;
-//   scalar: the same loop with every value below p, or the field operators where this
-//           build or CPU has no assembly loop.
-// All give the same bits.
-enum class bf_path { ifma, lazy, scalar };
-
-constexpr auto fr_p_2p = ff::modulus_and_double(fr::modulus);
-
-// (p[t], q[t]) <- (p[t] + w[t] q[t], p[t] - w[t] q[t]) for t < count.
-template <bf_path B>
+// (p[t], q[t]) <- (p[t] + w[t] q[t], p[t] - w[t] q[t]) for t < count. Ifma: 8 butterflies per
+// vector operation in ff::butterfly_batch's AVX-512 IFMA kernel (the same bits).
+template <bool Ifma>
 inline void butterflies(fr* p, fr* q, const fr* w, size_t count) noexcept {
-    if constexpr (B == bf_path::ifma) {
+    if constexpr (Ifma) {
         ff::butterfly_batch(ff::batch_path::ifma, std::span<fr>(p, count), std::span<fr>(q, count),
                             std::span<const fr>(w, count));
-    } else if constexpr (B == bf_path::lazy) {
-        ff::mont_butterflies_lazy_asm<4>(p->mont.data(), q->mont.data(), w->mont.data(), count, fr_p_2p, fr::n0);
     } else {
         // One assembly loop with every value in registers (mont_mul.hpp) where the CPU has
         // BMI2 and ADX; else the operators.
@@ -107,70 +94,35 @@ inline void butterflies(fr* p, fr* q, const fr* w, size_t count) noexcept {
     }
 }
 
-// mask ? b : a, limb by limb (mask all ones or zero): no branch on the data.
-inline void select_limbs(fr::repr& a, const fr::repr& b, uint64_t mask) noexcept {
-    for (size_t i = 0; i < 4; ++i) a[i] = (a[i] & ~mask) | (b[i] & mask);
-}
-
-// The twiddle-1 butterfly on the lazy path: (u, v) <- (u + v, u - v), both in [0, 2p) in and out.
-inline void lazy_add_sub(fr& u, fr& v) noexcept {
-    const fr::repr two_p{fr_p_2p[4], fr_p_2p[5], fr_p_2p[6], fr_p_2p[7]};
-    fr::repr sum = u.mont, diff = u.mont;
-    const uint64_t carry = ff::add_to(sum, v.mont);  // below 4p: 257 bits
-    fr::repr sum_less = sum;
-    const uint64_t borrow = ff::sub_from(sum_less, two_p);
-    select_limbs(sum, sum_less, 0 - (carry | (borrow ^ 1)));  // sum >= 2p: take sum - 2p
-    const uint64_t under = ff::sub_from(diff, v.mont);
-    fr::repr diff_more = diff;
-    ff::add_to(diff_more, two_p);
-    select_limbs(diff, diff_more, 0 - under);  // u < v: take u - v + 2p
-    u.mont = sum;
-    v.mont = diff;
-}
-
-// x[t] -= p where x[t] >= p, for values in [0, 2p): the lazy path's last step.
-inline void reduce_below_p(fr* x, size_t count) noexcept {
-    for (size_t t = 0; t < count; ++t) {
-        fr::repr less = x[t].mont;
-        const uint64_t borrow = ff::sub_from(less, fr::modulus);
-        select_limbs(x[t].mont, less, borrow - 1);  // no borrow: x >= p
-    }
-}
-
 // All stages with blocks of 2h <= len inside x[0, len). stage_tw[h + j] is the twiddle of
 // butterfly j in stage h (omega^(j (n/2)/h)), contiguous per stage.
-template <bf_path B>
+template <bool Ifma>
 void local_stages(fr* x, size_t len, const fr* stage_tw) noexcept {
     if (len < 2) return;
-    for (size_t i = 0; i < len; i += 2) {  // h = 1: every twiddle is 1; the input is below p
+    for (size_t i = 0; i < len; i += 2) {  // h = 1: every twiddle is 1
         fr u = x[i], v = x[i + 1];
         x[i] = u + v;
         x[i + 1] = u - v;
     }
     for (size_t h = 2; h < len; h <<= 1) {
         const fr* w = stage_tw + h;
-        if (B == bf_path::ifma && h >= 8) {  // w[0] = 1 is multiplied too: one product per block, 8 at a time
-            for (size_t blk = 0; blk < len; blk += 2 * h) butterflies<B>(x + blk, x + blk + h, w, h);
+        if (Ifma && h >= 8) {  // w[0] = 1 is multiplied too: one product per block, 8 at a time
+            for (size_t blk = 0; blk < len; blk += 2 * h) butterflies<Ifma>(x + blk, x + blk + h, w, h);
             continue;
         }
-        constexpr bf_path small = B == bf_path::ifma ? bf_path::scalar : B;
         for (size_t blk = 0; blk < len; blk += 2 * h) {
             fr* p = x + blk;
             fr* q = p + h;
-            if constexpr (B == bf_path::lazy) {  // w[0] = 1
-                lazy_add_sub(p[0], q[0]);
-            } else {
-                fr u = p[0], v = q[0];
-                p[0] = u + v;
-                q[0] = u - v;
-            }
-            butterflies<small>(p + 1, q + 1, w + 1, h - 1);
+            fr u = p[0], v = q[0];  // w[0] = 1
+            p[0] = u + v;
+            q[0] = u - v;
+            butterflies<false>(p + 1, q + 1, w + 1, h - 1);
         }
     }
 }
 
 // Forward DFT with omega, natural order in and out (the caller holds the arena).
-template <bf_path B>
+template <bool Ifma>
 void forward_core_path(const evaluation_domain& d, std::span<fr> a, unsigned block_log) {
     const size_t n = a.size(), log_n = d.log_size(), half_n = n / 2;
     if (n == 1) return;
@@ -186,10 +138,7 @@ void forward_core_path(const evaluation_domain& d, std::span<fr> a, unsigned blo
     for (size_t h = 2; h < chunk; h <<= 1)
         for (size_t j = 0; j < h; ++j) stage_tw[h + j] = tw[j * (half_n / h)];
     parallel::for_chunks(n / chunk, 1, [&](size_t lo, size_t hi) {
-        for (size_t c = lo; c < hi; ++c) {
-            local_stages<B>(x + c * chunk, chunk, stage_tw.data());
-            if (B == bf_path::lazy && chunk == n) reduce_below_p(x + c * chunk, chunk);  // the last stage
-        }
+        for (size_t c = lo; c < hi; ++c) local_stages<Ifma>(x + c * chunk, chunk, stage_tw.data());
     });
 
     // Stages with blocks larger than a chunk. Seen as rows of `chunk` elements, such a stage
@@ -224,10 +173,9 @@ void forward_core_path(const evaluation_domain& d, std::span<fr> a, unsigned blo
                         if (rr + 1 < hr)  // the next row's twiddles: a cache line each where stride > 1
                             for (size_t t = 0; t < cols; ++t) __builtin_prefetch(tw + (j0 + chunk + t) * stride);
                         for (size_t br = 0; br < rows; br += 2 * hr)
-                            butterflies<B>(buf + (br + rr) * cols, buf + (br + rr + hr) * cols, w, cols);
+                            butterflies<Ifma>(buf + (br + rr) * cols, buf + (br + rr + hr) * cols, w, cols);
                     }
                 }
-                if (B == bf_path::lazy && super == n) reduce_below_p(buf, rows * cols);  // the last stage
                 for (size_t r = 0; r < rows; ++r) std::copy_n(buf + r * cols, cols, base + r * chunk);
             }
         });
@@ -244,28 +192,19 @@ void forward_core_path(const evaluation_domain& d, std::span<fr> a, unsigned blo
             for (size_t jt = lo; jt < hi; ++jt) {
                 const size_t j0 = jt * tile;
                 for (size_t t = 0; t < tile; ++t) w[t] = tw[(j0 + t) * stride];
-                for (size_t blk = 0; blk < n; blk += 2 * h) {
-                    butterflies<B>(x + blk + j0, x + blk + j0 + h, w, tile);
-                    if (B == bf_path::lazy && 2 * h == n) {  // the last stage
-                        reduce_below_p(x + blk + j0, tile);
-                        reduce_below_p(x + blk + j0 + h, tile);
-                    }
-                }
+                for (size_t blk = 0; blk < n; blk += 2 * h) butterflies<Ifma>(x + blk + j0, x + blk + j0 + h, w, tile);
             }
         });
     }
 }
 
 // The butterflies on the path chosen once for the process (ff::default_batch_path: AVX-512
-// IFMA where cpu::use_ifma) unless cfg asks for the scalar ones; then the lazy assembly loop
-// where the CPU has BMI2 and ADX. All give the same bits.
+// IFMA where cpu::use_ifma) unless cfg asks for the scalar ones; both give the same bits.
 void forward_core(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg) {
     if (ff::default_batch_path() == ff::batch_path::ifma && !cfg.scalar_butterflies)
-        forward_core_path<bf_path::ifma>(d, a, cfg.block_log);
-    else if (ff::has_lazy_butterflies<4>() && cfg.lazy_butterflies)
-        forward_core_path<bf_path::lazy>(d, a, cfg.block_log);
+        forward_core_path<true>(d, a, cfg.block_log);
     else
-        forward_core_path<bf_path::scalar>(d, a, cfg.block_log);
+        forward_core_path<false>(d, a, cfg.block_log);
 }
 
 // After forward_core: a_k := scale * ratio^k * a_{(n-k) mod n}, which turns a forward DFT

@@ -47,8 +47,6 @@ struct ntt_config {
                              // cache; 0 = auto (12: 128 KiB chunks). A tuning knob; results never change.
     bool scalar_butterflies = false;  // true: the scalar butterflies even where the AVX-512 IFMA ones
                                       // are in use (cpu::use_ifma); the reference in tests. Same results.
-    bool lazy_butterflies = true;     // false: the scalar butterflies bring every value below p in every
-                                      // stage (the reference for the lazy ones in tests). Same results.
 };
 
 void forward_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg = {});

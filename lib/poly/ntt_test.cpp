@@ -280,34 +280,6 @@ TEST(ntt, ifma_butterflies_match_scalar_bit_for_bit) {
             }
 }
 
-// The lazy scalar butterflies (values in [0, 2p) between stages) against the ones that bring
-// every value below p in every stage, bit for bit: the same sizes, cache blocks and threads as
-// above (with block_log 3 the stages beyond a super-block run from 2^14 on), every transform,
-// on random inputs and on inputs at the edges (0, 1, p - 1), where the lazy values reach 2p - 1.
-TEST(ntt, lazy_butterflies_match_strict_bit_for_bit) {
-    if (!ff::has_lazy_butterflies<4>()) GTEST_SKIP() << "no mulx/adcx/adox loop on this CPU or build";
-    std::cout << "[ ntt ] comparing the lazy scalar butterflies with the strict ones\n";
-    using transform = void (*)(const evaluation_domain&, std::span<fr>, const ntt_config&);
-    const transform transforms[] = {forward_ntt, inverse_ntt, coset_forward_ntt, coset_inverse_ntt};
-    const fr edges[] = {fr::zero(), fr::one(), -fr::one(), -fr::from_u64(2)};
-    for (size_t log_n : {0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 9u, 10u, 11u, 12u, 13u, 14u, 17u})
-        for (unsigned block_log : {0u, 3u, 5u})
-            for (unsigned threads : {1u, 2u}) {
-                evaluation_domain d(log_n);
-                std::vector<fr> edge(d.size());
-                for (size_t i = 0; i < d.size(); ++i) edge[i] = edges[(i * 7 + i / 3) % std::size(edges)];
-                for (const std::vector<fr>& x : {random_vector(d.size(), 700 + log_n), edge})
-                    for (size_t t = 0; t < 4; ++t) {
-                        std::vector<fr> lazy = x, strict = x;
-                        transforms[t](d, lazy, ntt_config{threads, block_log, true, true});
-                        transforms[t](d, strict, ntt_config{threads, block_log, true, false});
-                        ASSERT_EQ(lazy, strict) << "transform " << t << ", log_n " << log_n << ", block_log "
-                                                << block_log << ", threads " << threads;
-                        for (const fr& v : lazy) ASSERT_TRUE(ff::less_than(v.mont, fr::modulus)) << "not below p";
-                    }
-            }
-}
-
 TEST(ntt, thread_counts_give_identical_results) {
     for (size_t log_n : {3u, 12u, 13u, 17u}) {
         evaluation_domain d(log_n);
