@@ -224,6 +224,10 @@ TYPED_TEST(msm_suite, density_filtered_against_naive) {
         for (unsigned threads : {1u, 2u}) {
             auto got = msm_density<C>(pts, d, ks, {window_policy::ln(), threads});
             EXPECT_EQ(got, want) << what << " threads " << threads;
+            // 255 bits in 51 windows of 5 (no endomorphism): the last is cut over two threads
+            msm_config odd{window_policy::fixed(5), threads};
+            odd.glv = false;
+            EXPECT_EQ(msm_density<C>(pts, d, ks, odd), want) << what << " fixed:5 threads " << threads;
         }
         EXPECT_EQ(msm_density<C>(pts, d, ks, {window_policy::fixed(3), 0}), want) << what << " fixed:3";
     };
@@ -498,6 +502,11 @@ TYPED_TEST(msm_suite, glv_variants_against_naive) {
     }
     vs.push_back({msm_config{window_policy::ln(), 2}, "ln, two threads"});
     vs.push_back({msm_config{window_policy::table(), 0}, "table, all threads"});
+    // Window counts the threads do not divide (127 bits: 15 windows of 9, 11 of 12, 13 of 10
+    // bits): the last windows are cut into a chunk a thread; an even count (10 of 13) is not.
+    for (unsigned c : {9u, 12u, 10u, 13u})
+        for (unsigned threads : {2u, 3u, 4u})
+            vs.push_back({msm_config{window_policy::fixed(c), threads}, "windows cut over the threads"});
     for (const auto& v : vs) {
         auto got = msm<C>(pts, ks, v.cfg);
         EXPECT_EQ(got, want) << v.what << " window " << v.cfg.window.to_string() << " threads " << v.cfg.threads;

@@ -1,6 +1,7 @@
 #include "msm/pippenger.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <string>
 #include <utility>
 #include <vector>
@@ -550,31 +551,59 @@ ec::jacobian<C> run_windows(const plan& p, std::span<const ec::affine<C>> points
         size_t most = std::max<size_t>(1, n >> p.c);
         chunks = std::clamp<size_t>(want, 1, most);
     }
-    std::vector<size_t> bounds(chunks + 1), other_at(chunks + 1, 0);
-    for (size_t k = 0; k <= chunks; ++k) bounds[k] = span_len * k / chunks;
-    if (density != nullptr)
-        for (size_t k = 1; k <= chunks; ++k)
-            other_at[k] = other_at[k - 1] + density->count(bounds[k - 1], bounds[k]);
-    else
-        other_at = bounds;
+    // With one chunk a group and a group count the threads do not divide (11 windows on 2
+    // threads: 6 against 5, at most 11/6 = 1.83x one thread), the last groups % threads groups
+    // are cut into `threads` chunks each instead: then every thread has the same share (5
+    // windows and half of the eleventh), for one more bucket reduction per extra chunk. Not
+    // where such a chunk would hold fewer than 2^c points.
+    size_t split_groups = 0, split_chunks = 1;
+    if (threads > 1 && chunks == 1 && groups % threads != 0 && (n >> p.c) >= threads) {
+        split_groups = groups % threads;
+        split_chunks = threads;
+    }
+    // bounds[k], other_at[k]: where chunk k of `count` starts along the list the density runs
+    // along (the points when there is none), and in the other list.
+    struct cuts {
+        std::vector<size_t> bounds, other_at;
+    };
+    auto cut = [&](size_t count) {
+        cuts r{std::vector<size_t>(count + 1), std::vector<size_t>(count + 1, 0)};
+        for (size_t k = 0; k <= count; ++k) r.bounds[k] = span_len * k / count;
+        if (density != nullptr)
+            for (size_t k = 1; k <= count; ++k)
+                r.other_at[k] = r.other_at[k - 1] + density->count(r.bounds[k - 1], r.bounds[k]);
+        else
+            r.other_at = r.bounds;
+        return r;
+    };
+    const cuts whole_cuts = cut(chunks), split_cuts = split_groups ? cut(split_chunks) : cuts{};
 
-    const size_t tasks = groups * chunks;
-    // partial[k * windows + j]: window j over chunk k
-    std::vector<J> partial(chunks * p.windows, J::identity());
+    const size_t whole_tasks = (groups - split_groups) * chunks;
+    const size_t tasks = whole_tasks + split_groups * split_chunks;
+    const size_t rows = std::max(chunks, split_chunks);
+    // partial[k * windows + j]: window j over chunk k (the identity where a group has fewer chunks)
+    std::vector<J> partial(rows * p.windows, J::identity());
     auto run_task = [&](size_t t, bucket_scratch<C>& buckets) {
-        const unsigned j0 = static_cast<unsigned>(t / chunks) * g;
+        const bool whole = t < whole_tasks;
+        const size_t per_group = whole ? chunks : split_chunks;
+        const size_t u = whole ? t : t - whole_tasks;
+        const size_t group = (whole ? 0 : groups - split_groups) + u / per_group, k = u % per_group;
+        const cuts& at = whole ? whole_cuts : split_cuts;
+        const unsigned j0 = static_cast<unsigned>(group) * g;
         const unsigned gw = std::min(g, p.windows - j0);
-        const size_t k = t % chunks;
-        window_group<C>(p, j0, gw, points, density, along, ks, bounds[k], bounds[k + 1], other_at[k], config, buckets,
-                        std::span<J>(partial).subspan(k * p.windows + j0, gw));
+        window_group<C>(p, j0, gw, points, density, along, ks, at.bounds[k], at.bounds[k + 1], at.other_at[k], config,
+                        buckets, std::span<J>(partial).subspan(k * p.windows + j0, gw));
     };
     if (threads == 1) {
         bucket_scratch<C> buckets;
         for (size_t t = 0; t < tasks; ++t) run_task(t, buckets);
     } else {
-        tbb::parallel_for(tbb::blocked_range<size_t>(0, tasks, 1), [&](const tbb::blocked_range<size_t>& r) {
+        // Each worker takes the next task in order (the whole groups first, the cut ones
+        // last), so the threads end within a fraction of a window of each other.
+        std::atomic<size_t> next{0};
+        tbb::parallel_for(tbb::blocked_range<unsigned>(0, threads, 1), [&](const tbb::blocked_range<unsigned>&) {
             bucket_scratch<C> buckets;
-            for (size_t t = r.begin(); t < r.end(); ++t) run_task(t, buckets);
+            for (size_t t; (t = next.fetch_add(1, std::memory_order_relaxed)) < tasks;) run_task(t, buckets);
         });
     }
 
@@ -582,7 +611,7 @@ ec::jacobian<C> run_windows(const plan& p, std::span<const ec::affine<C>> points
     J acc = J::identity();
     for (size_t j = p.windows; j-- > 0;) {
         for (unsigned b = 0; b < p.c; ++b) acc = acc.dbl();
-        for (size_t k = 0; k < chunks; ++k) acc += partial[k * p.windows + j];
+        for (size_t k = 0; k < rows; ++k) acc += partial[k * p.windows + j];
     }
     return acc;
 }
