@@ -159,6 +159,22 @@ TYPED_TEST(msm_suite, batched_affine_buckets_against_naive) {
     std::vector<ec::affine<C>> rep(n);
     for (size_t i = 0; i < n; ++i) rep[i] = pts[i % 3];
     expect_msm_matches_naive<C>(rep, ks, {window_policy::fixed(5), 1, bucket_add::batch_affine}, "repeated points");
+    // Three points and their negations with two scalars: the buckets those scalars reach take
+    // a point of a different x in each batch, the rest waits and overflows, and the overflow
+    // sums meet buckets equal to them, opposite to them (P - P) or empty when they are folded in.
+    std::vector<fr> two_ks(n);
+    for (size_t i = 0; i < n; ++i) {
+        rep[i] = g.below(2) ? pts[i % 3] : -pts[i % 3];
+        two_ks[i] = ks[g.below(2)];
+    }
+    for (bool glv : {false, true})
+        for (bool batched_reduction : {false, true}) {
+            msm_config cfg{window_policy::fixed(6), 1, bucket_add::batch_affine};
+            cfg.batch_size = 16;
+            cfg.glv = glv;
+            cfg.batched_reduction = batched_reduction;
+            expect_msm_matches_naive<C>(rep, two_ks, cfg, "three points, negations, two scalars");
+        }
 }
 
 TYPED_TEST(msm_suite, every_window_policy) {

@@ -13,6 +13,7 @@
 #include "core/parallel.hpp"
 #include "core/uninit_buffer.hpp"
 #include "ff/ifma.hpp"
+#include "msm/batch_affine.hpp"
 #include "msm/glv.hpp"
 
 namespace c2lab::msm {
@@ -312,6 +313,46 @@ struct affine_batch_buckets {
 
 };
 
+// a += b at once where that is cheap or special (an identity, equal x: P + P or P - P), else
+// queued in the batch (a must not be queued twice in one batch).
+template <class C>
+void add_or_queue(affine_adder<C>& adder, ec::affine<C>& a, const ec::affine<C>& b) {
+    if (b.is_identity()) return;
+    if (a.is_identity()) {
+        a = b;
+    } else if (a.x == b.x) {
+        a = (a.y == b.y) ? a.to_jacobian().dbl().to_affine() : ec::affine<C>::identity();
+    } else {
+        adder.push(&a, &b, false);
+    }
+}
+
+// The overflow accumulators added into their affine buckets, once the window's points are all
+// in: one conversion to affine for all of them (one inversion) and one batch of additions (each
+// bucket takes at most one). Then the reduction sees affine buckets alone. Summing (b + 1) O_b by
+// xyzz running sums instead walked every bucket with an xyzz addition (12M + 2S) once any bucket
+// had overflowed, which at 2^18 points and more is nearly every window: 2^15 such additions a
+// window at c = 16, 10% of a G1 MSM at 2^18 with IFMA (perf, one thread, Intel Xeon).
+template <class C>
+void fold_overflow(affine_batch_buckets<C>& acc, affine_adder<C>& adder) {
+    if (!acc.any_overflow) return;
+    std::vector<uint32_t> at;
+    std::vector<ec::jacobian<C>> jac;
+    for (uint32_t b = 0; b < acc.bucket.size(); ++b)
+        if (acc.has_overflow[b]) {
+            at.push_back(b);
+            jac.push_back(acc.overflow[b].to_jacobian());
+            acc.has_overflow[b] = 0;
+        }
+    acc.any_overflow = false;
+    std::vector<ec::affine<C>> aff(jac.size());
+    batch_to_affine_serial<C>(jac, aff);
+    adder.clear();
+    for (size_t i = 0; i < at.size(); ++i) add_or_queue(adder, acc.bucket[at[i]], aff[i]);
+    adder.run();
+    adder.clear();
+}
+
 // sum_b (b + 1) * B_b over affine buckets B (identities allowed), with the additions of the
 // running sums batched: the buckets are cut into S segments of L, each with its own
 // running sum and sum (affine), and one step adds bucket i of every segment at once (one
@@ -327,20 +368,9 @@ struct batched_reduction {
     std::vector<A> running, sum;
     affine_adder<C> adder;
 
-    // a += b, or queued for the batch.
-    void add(A& a, const A& b) {
-        if (b.is_identity()) return;
-        if (a.is_identity()) {
-            a = b;
-        } else if (a.x == b.x) {
-            a = (a.y == b.y) ? a.to_jacobian().dbl().to_affine() : A::identity();
-        } else {
-            adder.push(&a, &b, false);
-        }
-    }
+    void add(A& a, const A& b) { add_or_queue(adder, a, b); }
 
-    J reduce(std::span<const A> buckets, std::span<const X> overflow, std::span<const uint8_t> has_overflow,
-             bool any_overflow, size_t segments) {
+    J reduce(std::span<const A> buckets, size_t segments) {
         const size_t h = buckets.size();
         if (h == 0) return J::identity();
         segments = std::clamp<size_t>(segments, 1, h);
@@ -368,17 +398,7 @@ struct batched_reduction {
                 weighted += acc;
             }
         }
-        J result = total.to_jacobian() + weighted.to_jacobian().mul(uint64_t{len});
-        // Overflow accumulators (rare): (b + 1) * O_b each, by the xyzz running sums.
-        if (any_overflow) {
-            X run = X::identity(), tot = X::identity();
-            for (size_t b = h; b-- > 0;) {
-                if (has_overflow[b]) run += overflow[b];
-                tot += run;
-            }
-            result += tot.to_jacobian();
-        }
-        return result;
+        return total.to_jacobian() + weighted.to_jacobian().mul(uint64_t{len});
     }
 };
 
@@ -514,11 +534,12 @@ void window_group(const plan& p, unsigned j0, unsigned g, std::span<const ec::af
     while (pending()) run_batch();
     for (size_t w = 0; w < m; ++w) {
         auto& acc = scratch.affine[w];
+        fold_overflow(acc, adder);
         const size_t nb = acc.bucket.size();
         ec::jacobian<C> r;
         if (config.batched_reduction) {
             size_t segments = config.reduction_segments ? config.reduction_segments : std::max<size_t>(nb / 16, 1);
-            r = scratch.reduction.reduce(acc.bucket, acc.overflow, acc.has_overflow, acc.any_overflow, segments);
+            r = scratch.reduction.reduce(acc.bucket, segments);
         } else {
             ec::xyzz<C> running = ec::xyzz<C>::identity(), sum = ec::xyzz<C>::identity();
             for (size_t b = nb; b-- > 0;) {  // running sums, as in window_xyzz
