@@ -608,10 +608,10 @@ TEST(msm_window, glv_rule) {
         EXPECT_EQ(glv_table_window_bits(size_t{1} << 24, path), glv_model_window_bits(size_t{1} << 24));
         EXPECT_EQ(glv_table_window_bits(100, path), glv_model_window_bits(100));
     }
-    // The paths' own rows where they differ (2^10, 2^14).
-    EXPECT_EQ(glv_table_window_bits(size_t{1} << 10, ff::batch_path::scalar), 8u);
+    // The paths' own rows at the small sizes (the same on the machine last measured).
+    EXPECT_EQ(glv_table_window_bits(size_t{1} << 10, ff::batch_path::scalar), 10u);
     EXPECT_EQ(glv_table_window_bits(size_t{1} << 10, ff::batch_path::ifma), 10u);
-    EXPECT_EQ(glv_table_window_bits(size_t{1} << 14, ff::batch_path::scalar), 12u);
+    EXPECT_EQ(glv_table_window_bits(size_t{1} << 14, ff::batch_path::scalar), 13u);
     EXPECT_EQ(glv_table_window_bits(size_t{1} << 14, ff::batch_path::ifma), 13u);
     EXPECT_EQ(glv_table_window_bits(size_t{1} << 14), glv_table_window_bits(size_t{1} << 14, ff::default_batch_path()));
     EXPECT_EQ(window_policy::table().glv_bits_for(size_t{1} << 16), 13u);

@@ -36,29 +36,36 @@ constexpr table_row measured[] = {{10, 8}, {12, 11}, {14, 12}, {16, 13}, {18, 13
 // The endomorphism split (2n points, 127-bit scalars), indexed by ceil(log2 n) of the pairs,
 // one table per batch path (ff::default_batch_path(): the bucket additions on AVX-512 IFMA, or
 // the scalar ADX/portable field products): IFMA makes the additions cheaper against the memory
-// traffic of the buckets, so its best windows differ. Source: bench_msm msm/g1/glv_fixed (G1,
-// one thread, full density, Release, -march=x86-64-v3, batched affine buckets; 2 repetitions
-// interleaved at random, medians) on the shared 2-core "AMD EPYC" (family 25 model 17, L2 1 MiB
-// per core, L3 32 MiB), the scalar path with C2LAB_NO_AVX512=1. Time per MSM by c, best marked *:
+// traffic of the buckets, so its best windows can differ. Source: bench_msm msm/g1/glv_fixed (G1,
+// one thread pinned, full density, Release, -march=x86-64-v3, batched affine buckets, repetitions
+// interleaved at random, medians), the scalar path with C2LAB_NO_AVX512=1.
+// Since the overflow accumulators are folded into the buckets before the reduction (which made
+// each window's fixed cost smaller, the more so the larger c), on the 2-core Intel Xeon (family 6
+// model 207, L2 2 MiB per core), 2 repetitions (4 for the scalar path up to 2^16), time per MSM
+// by c, best marked *:
 // IFMA:
-//   log_n 10: c=6 20.6, c=7 18.7, c=8 18.5, c=9 16.8, c=10 14.5* ms
-//   log_n 12: c=8 63.2, c=9 51.3, c=10 36.6, c=11 31.6*, c=12 35.2 ms
-//   log_n 14: c=10 128, c=11 96.6, c=12 85.8, c=13 83.8*, c=14 113 ms
-//   log_n 16: c=10 477, c=11 365, c=12 296, c=13 231*, c=14 265, c=15 338 ms
-//   log_n 18: c=12 1163, c=13 861, c=14 921, c=15 960, c=16 826*, c=17 1158 ms
-//   log_n 20: c=14 3532, c=15 3710, c=16 2733*, c=17 3580, c=18 3893, c=19 3906 ms
-//   log_n 22: c=16 11182*, c=17 14123, c=18 15396, c=19 14572, c=20 22908 ms
+//   log_n 10: c=6 17.9, c=7 16.0, c=8 14.5, c=9 9.94, c=10 8.00* ms
+//   log_n 12: c=8 54.0, c=9 31.3, c=10 24.2, c=11 21.1*, c=12 21.2 ms
+//   log_n 14: c=10 89.7, c=11 75.3, c=12 67.4, c=13 56.3*, c=14 68.2 ms
+//   log_n 16: c=10 348, c=11 298, c=12 259, c=13 209*, c=14 226, c=15 236 ms
+//   log_n 18: c=12 1069, c=13 835, c=14 881, c=15 891, c=16 714*, c=17 851 ms
+//   log_n 20: c=14 3498, c=15 3510, c=16 2678*, c=17 2987, c=18 3125, c=19 2871 ms
+//   log_n 22: c=16 10140*, c=19 10890 ms
 // scalar (mulx/adcx/adox):
-//   log_n 10: c=6 21.4, c=7 18.7, c=8 17.3*, c=9 20.2, c=10 19.4 ms
-//   log_n 12: c=8 65.2, c=9 66.2, c=10 54.5, c=11 48.3*, c=12 52.7 ms
-//   log_n 14: c=10 181, c=11 154, c=12 140*, c=13 146, c=14 168 ms
-//   log_n 16: c=10 734, c=11 571, c=12 548, c=13 443*, c=14 464, c=15 511 ms
-//   log_n 18: c=12 2015, c=13 1738, c=14 1791, c=15 1713, c=16 1559*, c=17 1829 ms
-//   log_n 20: c=14 6604, c=15 6461, c=16 5617*, c=17 6652, c=18 6336, c=19 7479 ms
-//   log_n 22: c=16 22697*, c=17 24042, c=18 25498, c=19 27717, c=20 35613 ms
+//   log_n 10: c=6 18.1, c=7 16.1, c=8 14.6, c=9 13.0, c=10 11.5* ms
+//   log_n 12: c=8 54.5, c=9 45.5, c=10 37.3, c=11 34.4*, c=12 34.8 ms
+//   log_n 14: c=10 141, c=11 126, c=12 117, c=13 109*, c=14 121 ms
+//   log_n 16: c=10 567, c=11 500, c=12 454, c=13 404*, c=14 415, c=15 417 ms
+//   log_n 18: c=12 1756, c=13 1590, c=14 1568, c=15 1518, c=16 1384*, c=17 1467 ms
+//   log_n 20: c=14 6385, c=15 6106, c=16 5254, c=17 5371, c=18 5556, c=19 5081 ms (19 within
+//             noise of 16 in 2 repetitions; 16 kept, as at 2^22)
+//   log_n 22: c=16 20420*, c=19 20880 ms
+// Before the fold, on the shared 2-core "AMD EPYC" (family 25 model 17, L2 1 MiB per core, L3
+// 32 MiB), the same rows except the scalar path's 2^10 (c = 8: 17.3 ms against 19.4 at c = 10)
+// and 2^14 (c = 12: 140 against 146 ms at c = 13); not measured there since.
 // Sizes between two rows: the smaller of their windows; outside 2^10..2^22: glv_model_window_bits.
 constexpr table_row measured_glv_ifma[] = {{10, 10}, {12, 11}, {14, 13}, {16, 13}, {18, 16}, {20, 16}, {22, 16}};
-constexpr table_row measured_glv_scalar[] = {{10, 8}, {12, 11}, {14, 12}, {16, 13}, {18, 16}, {20, 16}, {22, 16}};
+constexpr table_row measured_glv_scalar[] = {{10, 10}, {12, 11}, {14, 13}, {16, 13}, {18, 16}, {20, 16}, {22, 16}};
 
 unsigned ceil_log2(size_t n) noexcept {
     unsigned log_n = 0;
