@@ -34,6 +34,7 @@
 #include "ff/ifma.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -414,6 +415,164 @@ __attribute__((target("avx512f,avx512ifma,avx512vl,avx512bw"))) void butterfly_c
 }
 
 
+// The NTT's in-cache stages with the values kept in radix 2^52 (butterfly_stages): the chunk
+// is converted once into a buffer of N52 vectors per 8 elements (limb j of elements 8b..8b+7 in
+// vector N52 b + j), and so are the stages' twiddles; every stage then runs on the buffer, and
+// the chunk goes back to radix 2^64 once. butterfly_group converts p, q and w in and p, q out for
+// every stage. The butterfly itself is the same: q * 2^s (a limb shift here) times w, then
+// p + v and p + (p - v), each brought below p, so every stage's values equal the scalar ones.
+
+// a * 2^S for normalised limbs, a < 2^(52 N - S): limb k takes the low 52 - S bits of a_k
+// and the high S bits of a_(k-1).
+template <size_t N, unsigned S>
+C2LAB_IFMA_TARGET void shift_up_limbs(const __m512i* a, __m512i* r) {
+    const __m512i mask = _mm512_set1_epi64((uint64_t{1} << 52) - 1);
+    r[0] = _mm512_and_si512(_mm512_slli_epi64(a[0], S), mask);
+#pragma GCC unroll 16
+    for (size_t k = 1; k < N; ++k)
+        r[k] = _mm512_and_si512(_mm512_or_si512(_mm512_slli_epi64(a[k], S), _mm512_srli_epi64(a[k - 1], 52 - S)), mask);
+}
+
+// 8 consecutive elements to / from their N52 radix-2^52 vectors at buf (64-byte aligned).
+template <class F>
+C2LAB_IFMA_TARGET void to_buffer(const F* src, __m512i* buf) {
+    using R = radix52<F>;
+    __m512i x[R::n64], r[R::n52];
+    load_soa<R::n64>(src[0].mont.data(), x);
+    to_radix52<R::n64, R::n52, 0>(x, r);
+#pragma GCC unroll 16
+    for (size_t j = 0; j < R::n52; ++j) _mm512_store_si512(buf + j, r[j]);
+}
+template <class F>
+C2LAB_IFMA_TARGET void from_buffer(const __m512i* buf, F* dst) {
+    using R = radix52<F>;
+    __m512i x[R::n64], r[R::n52];
+#pragma GCC unroll 16
+    for (size_t j = 0; j < R::n52; ++j) r[j] = _mm512_load_si512(buf + j);
+    to_radix64<R::n64, R::n52>(r, x);
+    store_soa<R::n64>(dst[0].mont.data(), x);
+}
+
+// K groups of 8 butterflies on the buffer: (p_k, q_k) <- (p_k + w_k q_k, p_k - w_k q_k), each an
+// address of N52 vectors.
+template <class F, size_t K>
+C2LAB_IFMA_TARGET void butterfly_group_resident(__m512i* const (&p)[K], __m512i* const (&q)[K],
+                                                const __m512i* const (&w)[K]) {
+    using R = radix52<F>;
+    constexpr size_t N52 = R::n52;
+    __m512i q52[K][N52], w52[K][N52], v52[K][N52], qv[N52];
+#pragma GCC unroll 4
+    for (size_t k = 0; k < K; ++k) {
+#pragma GCC unroll 16
+        for (size_t j = 0; j < N52; ++j) qv[j] = _mm512_load_si512(q[k] + j), w52[k][j] = _mm512_load_si512(w[k] + j);
+        shift_up_limbs<N52, R::shift>(qv, q52[k]);
+    }
+    mont_mul_radix52<F, K>(q52, w52, v52);  // v = w q < p
+#pragma GCC unroll 4
+    for (size_t k = 0; k < K; ++k) {
+        __m512i s[N52], d[N52];
+#pragma GCC unroll 16
+        for (size_t j = 0; j < N52; ++j) {
+            const __m512i pj = _mm512_load_si512(p[k] + j);
+            s[j] = _mm512_add_epi64(pj, v52[k][j]);                                                 // p + v < 2p
+            d[j] = _mm512_sub_epi64(_mm512_add_epi64(pj, _mm512_set1_epi64(R::modulus[j])), v52[k][j]);  // in (0, 2p)
+        }
+        reduce_once<F>(s, s);
+        reduce_once<F>(d, d);
+#pragma GCC unroll 16
+        for (size_t j = 0; j < N52; ++j) _mm512_store_si512(p[k] + j, s[j]), _mm512_store_si512(q[k] + j, d[j]);
+    }
+}
+
+// Stages h = 1, 2, 4 on the buffer, where the two elements of a butterfly share a vector: each
+// 16 elements (two blocks) are permuted into the 8 butterflies' first elements u and second
+// elements q (two-source permutes), the 8 butterflies run as in butterfly_group_resident, and
+// u + wq, u - wq are permuted back. tw_low[i]: the twiddle vector of stage 2^i (lane l: the
+// twiddle of the l-th butterfly of 16 elements).
+template <class F>
+C2LAB_IFMA_TARGET void low_stage(__m512i* data, size_t blocks, unsigned h, const __m512i* w) {
+    using R = radix52<F>;
+    constexpr size_t N52 = R::n52;
+    alignas(64) uint64_t top[8], bot[8], back0[8], back1[8];
+    for (unsigned i = 0, e = 0; e < 16; ++e)
+        if ((e & h) == 0) top[i] = e, bot[i] = e + h, ++i;
+    for (unsigned i = 0; i < 8; ++i) {  // element top[i] takes lane i of the sums, bot[i] lane i of the differences
+        (top[i] < 8 ? back0[top[i]] : back1[top[i] - 8]) = i;
+        (bot[i] < 8 ? back0[bot[i]] : back1[bot[i] - 8]) = 8 + i;
+    }
+    const __m512i i_top = _mm512_load_si512(top), i_bot = _mm512_load_si512(bot);
+    const __m512i i_back0 = _mm512_load_si512(back0), i_back1 = _mm512_load_si512(back1);
+    for (size_t b = 0; b + 1 < blocks; b += 2) {
+        __m512i* x0 = data + N52 * b;
+        __m512i* x1 = x0 + N52;
+        __m512i u[N52], qv[N52], q52[1][N52], w52[1][N52], v52[1][N52], s[N52], d[N52];
+#pragma GCC unroll 16
+        for (size_t j = 0; j < N52; ++j) {
+            const __m512i a0 = _mm512_load_si512(x0 + j), a1 = _mm512_load_si512(x1 + j);
+            u[j] = _mm512_permutex2var_epi64(a0, i_top, a1);
+            qv[j] = _mm512_permutex2var_epi64(a0, i_bot, a1);
+            w52[0][j] = _mm512_load_si512(w + j);
+        }
+        shift_up_limbs<N52, R::shift>(qv, q52[0]);
+        mont_mul_radix52<F, 1>(q52, w52, v52);
+#pragma GCC unroll 16
+        for (size_t j = 0; j < N52; ++j) {
+            s[j] = _mm512_add_epi64(u[j], v52[0][j]);
+            d[j] = _mm512_sub_epi64(_mm512_add_epi64(u[j], _mm512_set1_epi64(R::modulus[j])), v52[0][j]);
+        }
+        reduce_once<F>(s, s);
+        reduce_once<F>(d, d);
+#pragma GCC unroll 16
+        for (size_t j = 0; j < N52; ++j) {
+            _mm512_store_si512(x0 + j, _mm512_permutex2var_epi64(s[j], i_back0, d[j]));
+            _mm512_store_si512(x1 + j, _mm512_permutex2var_epi64(s[j], i_back1, d[j]));
+        }
+    }
+}
+
+// Stages h = h_first .. len / 2 over x[0, len) (h_first >= 8), twiddle of butterfly j in stage
+// h at stage_tw[h + j]; data and twiddles in the two buffers (len / 8 blocks each).
+template <class F>
+__attribute__((target("avx512f,avx512ifma,avx512vl,avx512bw"))) void butterfly_stages_ifma(
+    F* x, const F* stage_tw, size_t len, size_t h_first, __m512i* data, __m512i* tw) {
+    constexpr size_t N52 = radix52<F>::n52, K = ifma_ways<F>;
+    const size_t blocks = len / 8;
+    for (size_t b = 0; b < blocks; ++b) to_buffer<F>(x + 8 * b, data + N52 * b);
+    for (size_t b = std::max<size_t>(h_first, 8) / 8; b < blocks; ++b)
+        to_buffer<F>(stage_tw + 8 * b, tw + N52 * b);  // rows h..2h of each stage
+    for (unsigned h = static_cast<unsigned>(h_first); h < 8 && h < len; h <<= 1) {  // within a vector
+        F w[8];
+        for (unsigned i = 0, e = 0; e < 16; ++e)
+            if ((e & h) == 0) w[i++] = h == 1 ? F::one() : stage_tw[h + e % h];
+        to_buffer<F>(w, tw);  // block 0 is not a stage's row from h = 8 on
+        low_stage<F>(data, blocks, h, tw);
+    }
+    for (size_t h = std::max<size_t>(h_first, 8); h < len; h <<= 1) {
+        const size_t hb = h / 8;  // blocks per half block
+        for (size_t blk = 0; blk < blocks; blk += 2 * hb) {
+            size_t jb = 0;
+            for (; jb + K <= hb; jb += K) {
+                __m512i* p[K];
+                __m512i* q[K];
+                const __m512i* w[K];
+                for (size_t k = 0; k < K; ++k) {
+                    p[k] = data + N52 * (blk + jb + k);
+                    q[k] = data + N52 * (blk + hb + jb + k);
+                    w[k] = tw + N52 * (hb + jb + k);
+                }
+                butterfly_group_resident<F, K>(p, q, w);
+            }
+            for (; jb < hb; ++jb) {
+                __m512i* const p[1] = {data + N52 * (blk + jb)};
+                __m512i* const q[1] = {data + N52 * (blk + hb + jb)};
+                const __m512i* const w[1] = {tw + N52 * (hb + jb)};
+                butterfly_group_resident<F, 1>(p, q, w);
+            }
+        }
+    }
+    for (size_t b = 0; b < blocks; ++b) from_buffer<F>(data + N52 * b, x + 8 * b);
+}
+
 // Batched affine additions (affine_add_batch) over Fp and Fp2. Every value stays in radix
 // 2^52 and in c2lab's Montgomery form (x R mod p, fully reduced, normalised 52-bit limbs) from
 // the loads to the stores: a product takes its first operand times 2^32 (a limb shift, see
@@ -731,6 +890,37 @@ void butterfly_batch_impl(batch_path path, std::span<F> p, std::span<F> q, std::
     }
 }
 
+template <class F>
+void butterfly_stages_impl(batch_path path, std::span<F> x, std::span<const F> stage_tw, size_t h_first) {
+    const size_t len = x.size();
+    if (!std::has_single_bit(h_first) || !std::has_single_bit(len) || len < std::max<size_t>(16, 2 * h_first) ||
+        stage_tw.size() < len)
+        throw error(errc::bad_input, "butterfly_stages: " + std::to_string(len) + " elements, first stage " +
+                                         std::to_string(h_first) + ", " + std::to_string(stage_tw.size()) +
+                                         " twiddles: need powers of two, 16 <= len, h_first <= len / 2, twiddles >= len");
+    if (path == batch_path::ifma) {
+#if defined(C2LAB_IFMA_KERNELS)
+        if (!cpu::use_ifma)
+            throw error(errc::device, "butterfly_stages: the AVX-512 IFMA path is not available on this CPU "
+                                      "(or C2LAB_PORTABLE / C2LAB_NO_AVX512 is set)");
+        constexpr size_t N52 = radix52<F>::n52;
+        thread_local std::vector<uint64_t> storage;
+        const size_t words = 2 * (len / 8) * N52 * 8;  // data and twiddles
+        if (storage.size() < words + 8) storage.resize(words + 8);
+        auto* base = reinterpret_cast<__m512i*>((reinterpret_cast<uintptr_t>(storage.data()) + 63) & ~uintptr_t{63});
+        butterfly_stages_ifma<F>(x.data(), stage_tw.data(), len, h_first, base, base + (len / 8) * N52);
+        return;
+#else
+        throw error(errc::device, "butterfly_stages: the AVX-512 IFMA path is not compiled in this build");
+#endif
+    }
+    const std::array<F, 1> one{F::one()};
+    for (size_t h = h_first; h < len; h <<= 1)
+        for (size_t blk = 0; blk < len; blk += 2 * h)
+            butterfly_batch_impl<F>(path, x.subspan(blk, h), x.subspan(blk + h, h),
+                                    h == 1 ? std::span<const F>(one) : stage_tw.subspan(h, h));
+}
+
 
 // The scalar path of affine_add_batch (the reference the IFMA path matches): one chain of
 // prefix products, one inversion, the backward pass with the field's operators.
@@ -824,6 +1014,10 @@ void affine_add_batch_impl(batch_path path, std::span<F> x1, std::span<F> y1, st
 
 void butterfly_batch(batch_path path, std::span<fr> p, std::span<fr> q, std::span<const fr> w) {
     butterfly_batch_impl(path, p, q, w);
+}
+
+void butterfly_stages(batch_path path, std::span<fr> x, std::span<const fr> stage_tw, size_t h_first) {
+    butterfly_stages_impl(path, x, stage_tw, h_first);
 }
 
 void affine_add_batch(batch_path path, std::span<fp> x1, std::span<fp> y1, std::span<const fp> x2,

@@ -47,6 +47,15 @@ void square_batch(batch_path path, std::span<fr> out, std::span<const fr> a);
 // (p[i], q[i]) <- (p[i] + w[i] q[i], p[i] - w[i] q[i]), bit-identical to mont_field's
 // operators. p, q and w have the same length and must not overlap (c2lab::error otherwise).
 void butterfly_batch(batch_path path, std::span<fr> p, std::span<fr> q, std::span<const fr> w);
+// The NTT's in-cache stages over one chunk: for h = h_first, 2 h_first, ..., x.size() / 2, every
+// block of 2h elements takes the butterflies (x[blk + j], x[blk + h + j]) with twiddle
+// stage_tw[h + j], j < h (1 for h = 1: stage_tw[1] is not read); the same bits as butterfly_batch
+// stage after stage. On the IFMA path the chunk and the twiddles are converted to radix 2^52 once
+// for all the stages (butterfly_batch converts p, q and w in and p, q out at every stage), and
+// the stages h = 1, 2, 4, whose pairs share a vector, run on permuted vectors. x.size() and
+// h_first powers of two, 16 <= x.size(), h_first <= x.size() / 2, stage_tw.size() >= x.size()
+// (c2lab::error otherwise).
+void butterfly_stages(batch_path path, std::span<fr> x, std::span<const fr> stage_tw, size_t h_first);
 
 // Batched affine additions over Fp coordinates (the MSM's bucket accumulation, G1):
 //   (x1[i], y1[i]) <- (x1[i], y1[i]) + (x2[i], negate[i] ? -y2[i] : y2[i])   for every i,

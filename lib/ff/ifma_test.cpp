@@ -258,6 +258,54 @@ TEST(butterfly_batch, refuses_overlap_and_mismatched_lengths) {
 }
 
 
+// butterfly_stages on both paths against the stages written out with the field operators: every
+// chunk size from 16 (one group of two vectors) to 4096, every first stage (1, 2 and 4 permute
+// within a vector, 8 and up pair whole vectors), random values and twiddles, and the edges.
+TEST(butterfly_stages, both_paths_match_the_stages_written_out) {
+    rng g(203);
+    const auto e = edge_values<fr>();
+    for (size_t len : {16u, 32u, 64u, 128u, 4096u})
+        for (size_t h_first : {1u, 2u, 4u, 8u, 16u}) {
+            if (2 * h_first > len) continue;
+            std::vector<std::vector<fr>> inputs = {random_vector<fr>(len, g)};
+            std::vector<fr> edges(len);
+            for (size_t i = 0; i < len; ++i) edges[i] = e[(i * 5 + i / 7) % e.size()];
+            inputs.push_back(edges);
+            for (const auto& x0 : inputs) {
+                const auto tw = random_vector<fr>(len, g);
+                std::vector<fr> want = x0;
+                for (size_t h = h_first; h < len; h <<= 1)
+                    for (size_t blk = 0; blk < len; blk += 2 * h)
+                        for (size_t j = 0; j < h; ++j) {
+                            const fr u = want[blk + j], v = want[blk + h + j] * (h == 1 ? fr::one() : tw[h + j]);
+                            want[blk + j] = u + v;
+                            want[blk + h + j] = u - v;
+                        }
+                for (batch_path path : available_paths()) {
+                    std::vector<fr> got = x0;
+                    butterfly_stages(path, got, tw, h_first);
+                    ASSERT_EQ(got, want) << "len " << len << ", first stage " << h_first << ", path "
+                                         << (path == batch_path::ifma ? "ifma" : "scalar");
+                }
+            }
+        }
+}
+
+TEST(butterfly_stages, refuses_bad_sizes) {
+    rng g(204);
+    auto x = random_vector<fr>(64, g), tw = random_vector<fr>(64, g);
+    std::span<fr> s(x);
+    std::span<const fr> t(tw);
+    for (batch_path path : available_paths()) {
+        EXPECT_THROW(butterfly_stages(path, s.first(8), t, 1), error);        // fewer than 16
+        EXPECT_THROW(butterfly_stages(path, s.first(48), t, 1), error);       // not a power of two
+        EXPECT_THROW(butterfly_stages(path, s, t, 3), error);                 // first stage not a power of two
+        EXPECT_THROW(butterfly_stages(path, s, t, 64), error);                // first stage beyond len / 2
+        EXPECT_THROW(butterfly_stages(path, s, t.first(63), 1), error);       // too few twiddles
+        EXPECT_NO_THROW(butterfly_stages(path, s, t, 32));
+    }
+}
+
 // affine_add_batch: the scalar path against the textbook formula with one inversion per
 // element and the sign applied to y2 itself (not folded into lambda as both paths do), and
 // the IFMA path against the scalar path bit for bit.

@@ -95,10 +95,16 @@ inline void butterflies(fr* p, fr* q, const fr* w, size_t count) noexcept {
 }
 
 // All stages with blocks of 2h <= len inside x[0, len). stage_tw[h + j] is the twiddle of
-// butterfly j in stage h (omega^(j (n/2)/h)), contiguous per stage.
+// butterfly j in stage h (omega^(j (n/2)/h)), contiguous per stage. Ifma (from 16 elements):
+// every stage in radix 2^52, 8 butterflies per vector operation, the chunk converted once
+// (ff::butterfly_stages).
 template <bool Ifma>
-void local_stages(fr* x, size_t len, const fr* stage_tw) noexcept {
+void local_stages(fr* x, size_t len, const fr* stage_tw) {
     if (len < 2) return;
+    if (Ifma && len >= 16) {
+        ff::butterfly_stages(ff::batch_path::ifma, std::span<fr>(x, len), std::span<const fr>(stage_tw, len), 1);
+        return;
+    }
     for (size_t i = 0; i < len; i += 2) {  // h = 1: every twiddle is 1
         fr u = x[i], v = x[i + 1];
         x[i] = u + v;
@@ -106,10 +112,6 @@ void local_stages(fr* x, size_t len, const fr* stage_tw) noexcept {
     }
     for (size_t h = 2; h < len; h <<= 1) {
         const fr* w = stage_tw + h;
-        if (Ifma && h >= 8) {  // w[0] = 1 is multiplied too: one product per block, 8 at a time
-            for (size_t blk = 0; blk < len; blk += 2 * h) butterflies<Ifma>(x + blk, x + blk + h, w, h);
-            continue;
-        }
         for (size_t blk = 0; blk < len; blk += 2 * h) {
             fr* p = x + blk;
             fr* q = p + h;
