@@ -573,6 +573,33 @@ __attribute__((target("avx512f,avx512ifma,avx512vl,avx512bw"))) void butterfly_s
     for (size_t b = 0; b < blocks; ++b) from_buffer<F>(data + N52 * b, x + 8 * b);
 }
 
+// The NTT's column-tile stages (butterfly_row_stages): rows of 16 elements (two blocks), the
+// tile converted once; for each stage hr and row rr the 16 twiddles are converted once and
+// serve every block of 2 hr rows.
+template <class F>
+__attribute__((target("avx512f,avx512ifma,avx512vl,avx512bw"))) void butterfly_row_stages_ifma(
+    F* buf, size_t rows, const std::function<void(size_t, size_t, F*)>& twiddles, __m512i* data) {
+    constexpr size_t N52 = radix52<F>::n52;
+    alignas(64) __m512i wv[2 * N52];
+    F w[16];
+    for (size_t b = 0; b < 2 * rows; ++b) to_buffer<F>(buf + 8 * b, data + N52 * b);
+    for (size_t hr = 1; hr < rows; hr <<= 1)
+        for (size_t rr = 0; rr < hr; ++rr) {
+            twiddles(hr, rr, w);
+            to_buffer<F>(w, wv);
+            to_buffer<F>(w + 8, wv + N52);
+            const __m512i* const wk[2] = {wv, wv + N52};
+            for (size_t br = 0; br < rows; br += 2 * hr) {
+                __m512i* const p = data + 2 * N52 * (br + rr);
+                __m512i* const q = data + 2 * N52 * (br + rr + hr);
+                __m512i* const pk[2] = {p, p + N52};
+                __m512i* const qk[2] = {q, q + N52};
+                butterfly_group_resident<F, 2>(pk, qk, wk);
+            }
+        }
+    for (size_t b = 0; b < 2 * rows; ++b) from_buffer<F>(data + N52 * b, buf + 8 * b);
+}
+
 // Batched affine additions (affine_add_batch) over Fp and Fp2. Every value stays in radix
 // 2^52 and in c2lab's Montgomery form (x R mod p, fully reduced, normalised 52-bit limbs) from
 // the loads to the stores: a product takes its first operand times 2^32 (a limb shift, see
@@ -921,6 +948,38 @@ void butterfly_stages_impl(batch_path path, std::span<F> x, std::span<const F> s
                                     h == 1 ? std::span<const F>(one) : stage_tw.subspan(h, h));
 }
 
+template <class F>
+void butterfly_row_stages_impl(batch_path path, std::span<F> buf, size_t rows,
+                               const std::function<void(size_t, size_t, F*)>& twiddles) {
+    if (rows < 2 || !std::has_single_bit(rows) || buf.size() != 16 * rows)
+        throw error(errc::bad_input, "butterfly_row_stages: " + std::to_string(buf.size()) + " elements in " +
+                                         std::to_string(rows) + " rows: need 16 a row and a power of two of rows");
+    if (path == batch_path::ifma) {
+#if defined(C2LAB_IFMA_KERNELS)
+        if (!cpu::use_ifma)
+            throw error(errc::device, "butterfly_row_stages: the AVX-512 IFMA path is not available on this CPU "
+                                      "(or C2LAB_PORTABLE / C2LAB_NO_AVX512 is set)");
+        constexpr size_t N52 = radix52<F>::n52;
+        thread_local std::vector<uint64_t> storage;
+        const size_t words = 2 * rows * N52 * 8;
+        if (storage.size() < words + 8) storage.resize(words + 8);
+        auto* base = reinterpret_cast<__m512i*>((reinterpret_cast<uintptr_t>(storage.data()) + 63) & ~uintptr_t{63});
+        butterfly_row_stages_ifma<F>(buf.data(), rows, twiddles, base);
+        return;
+#else
+        throw error(errc::device, "butterfly_row_stages: the AVX-512 IFMA path is not compiled in this build");
+#endif
+    }
+    F w[16];
+    for (size_t hr = 1; hr < rows; hr <<= 1)
+        for (size_t rr = 0; rr < hr; ++rr) {
+            twiddles(hr, rr, w);
+            for (size_t br = 0; br < rows; br += 2 * hr)
+                butterfly_batch_impl<F>(path, buf.subspan(16 * (br + rr), 16), buf.subspan(16 * (br + rr + hr), 16),
+                                        std::span<const F>(w, 16));
+        }
+}
+
 
 // The scalar path of affine_add_batch (the reference the IFMA path matches): one chain of
 // prefix products, one inversion, the backward pass with the field's operators.
@@ -1018,6 +1077,11 @@ void butterfly_batch(batch_path path, std::span<fr> p, std::span<fr> q, std::spa
 
 void butterfly_stages(batch_path path, std::span<fr> x, std::span<const fr> stage_tw, size_t h_first) {
     butterfly_stages_impl(path, x, stage_tw, h_first);
+}
+
+void butterfly_row_stages(batch_path path, std::span<fr> buf, size_t rows,
+                          const std::function<void(size_t hr, size_t rr, fr* w)>& twiddles) {
+    butterfly_row_stages_impl(path, buf, rows, twiddles);
 }
 
 void affine_add_batch(batch_path path, std::span<fp> x1, std::span<fp> y1, std::span<const fp> x2,

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 
 #include "ff/fields.hpp"
@@ -56,6 +57,14 @@ void butterfly_batch(batch_path path, std::span<fr> p, std::span<fr> q, std::spa
 // h_first powers of two, 16 <= x.size(), h_first <= x.size() / 2, stage_tw.size() >= x.size()
 // (c2lab::error otherwise).
 void butterfly_stages(batch_path path, std::span<fr> x, std::span<const fr> stage_tw, size_t h_first);
+// The NTT's stages over a column tile: buf holds `rows` rows of 16 elements (row r at buf[16 r],
+// rows a power of two >= 2); for hr = 1, 2, ..., rows / 2 and each rr < hr, twiddles(hr, rr, w)
+// writes the 16 twiddles of row rr of stage hr, and every block of 2 hr rows takes the
+// butterflies (row br + rr, row br + rr + hr), column by column with w; the same bits as
+// butterfly_batch row after row. On the IFMA path the tile is converted to radix 2^52 once, and
+// each row's twiddles once for all its blocks. c2lab::error on other shapes.
+void butterfly_row_stages(batch_path path, std::span<fr> buf, size_t rows,
+                          const std::function<void(size_t hr, size_t rr, fr* w)>& twiddles);
 
 // Batched affine additions over Fp coordinates (the MSM's bucket accumulation, G1):
 //   (x1[i], y1[i]) <- (x1[i], y1[i]) + (x2[i], negate[i] ? -y2[i] : y2[i])   for every i,
