@@ -23,12 +23,14 @@
 // swaps at most). Inverse: + n multiplications. Coset forward / inverse: + n
 // multiplications each (+ one exponentiation per 4096 elements).
 //
-// Butterflies: where cpu::use_ifma (AVX-512 IFMA, core/cpu.hpp), the stages with blocks of 16
-// elements and more run 8 butterflies per vector operation (ff::butterfly_batch); elsewhere, and
-// with C2LAB_NO_AVX512=1, one assembly loop of mulx/adcx/adox butterflies (ff::mont_butterflies_asm),
-// and with C2LAB_PORTABLE=1 the field operators. All give the same bits. bench_ntt ntt/forward
-// log_n 20, one thread, on the 2-core AMD EPYC: 207-221 ms scalar, 114 ms IFMA, against 175 ms
-// for the products alone (ntt/floor; results/reference/ntt-2026-12-04.md).
+// Butterflies: where cpu::use_ifma (AVX-512 IFMA, core/cpu.hpp), 8 butterflies per vector
+// operation, the values kept in radix 2^52 through all the stages of a chunk and of a column tile
+// (ff::butterfly_stages, ff::butterfly_row_stages: converted in and out once, not per stage);
+// elsewhere, and with C2LAB_NO_AVX512=1, one assembly loop of mulx/adcx/adox butterflies
+// (ff::mont_butterflies_asm), and with C2LAB_PORTABLE=1 the field operators. All give the same
+// bits. bench_ntt ntt/forward log_n 20, one thread, on the 2-core AMD EPYC: 207-221 ms scalar,
+// 114 ms IFMA (before the radix-2^52 stages), against 175 ms for the products alone (ntt/floor;
+// results/reference/ntt-2026-12-04.md).
 //
 // Every transform throws c2lab::error(errc::bad_input) when the span's length is not the
 // domain size. Any power-of-two size works, 1 and 2 included. Results do not depend on
