@@ -372,6 +372,20 @@ __attribute__((target("avx512f,avx512ifma,avx512vl,avx512bw"))) void mul_chunks_
     for (; c < chunks; ++c) mul_chunk_group<F, Square, 1>(out + 8 * c, a + 8 * c, Square ? a + 8 * c : b + 8 * c);
 }
 
+// The two halves of a butterfly from p and v = w q (both below p, normalised limbs): s = p + v
+// and d = p + (p - v), each brought below p.
+template <class F>
+C2LAB_IFMA_TARGET void butterfly_sums(const __m512i* p, const __m512i* v, __m512i* s, __m512i* d) {
+    using R = radix52<F>;
+#pragma GCC unroll 16
+    for (size_t j = 0; j < R::n52; ++j) {
+        s[j] = _mm512_add_epi64(p[j], v[j]);                                                  // p + v < 2p
+        d[j] = _mm512_sub_epi64(_mm512_add_epi64(p[j], _mm512_set1_epi64(R::modulus[j])), v[j]);  // in (0, 2p)
+    }
+    reduce_once<F>(s, s);
+    reduce_once<F>(d, d);
+}
+
 // K chunks of 8 butterflies: (p, q) <- (p + w q, p - w q) mod the field's modulus.
 template <class F, size_t K>
 C2LAB_IFMA_TARGET void butterfly_group(F* p, F* q, const F* w) {
@@ -391,14 +405,7 @@ C2LAB_IFMA_TARGET void butterfly_group(F* p, F* q, const F* w) {
 #pragma GCC unroll 4
     for (size_t k = 0; k < K; ++k) {
         __m512i s[N52], d[N52];
-#pragma GCC unroll 16
-        for (size_t j = 0; j < N52; ++j) {
-            s[j] = _mm512_add_epi64(p52[k][j], v52[k][j]);  // p + v < 2p
-            d[j] = _mm512_sub_epi64(_mm512_add_epi64(p52[k][j], _mm512_set1_epi64(R::modulus[j])),
-                                    v52[k][j]);  // p + (p - v), in (0, 2p)
-        }
-        reduce_once<F>(s, s);
-        reduce_once<F>(d, d);
+        butterfly_sums<F>(p52[k], v52[k], s, d);
         to_radix64<N64, N52>(s, x);
         store_soa<N64>(p[8 * k].mont.data(), x);
         to_radix64<N64, N52>(d, x);
@@ -470,15 +477,10 @@ C2LAB_IFMA_TARGET void butterfly_group_resident(__m512i* const (&p)[K], __m512i*
     mont_mul_radix52<F, K>(q52, w52, v52);  // v = w q < p
 #pragma GCC unroll 4
     for (size_t k = 0; k < K; ++k) {
-        __m512i s[N52], d[N52];
+        __m512i pk[N52], s[N52], d[N52];
 #pragma GCC unroll 16
-        for (size_t j = 0; j < N52; ++j) {
-            const __m512i pj = _mm512_load_si512(p[k] + j);
-            s[j] = _mm512_add_epi64(pj, v52[k][j]);                                                 // p + v < 2p
-            d[j] = _mm512_sub_epi64(_mm512_add_epi64(pj, _mm512_set1_epi64(R::modulus[j])), v52[k][j]);  // in (0, 2p)
-        }
-        reduce_once<F>(s, s);
-        reduce_once<F>(d, d);
+        for (size_t j = 0; j < N52; ++j) pk[j] = _mm512_load_si512(p[k] + j);
+        butterfly_sums<F>(pk, v52[k], s, d);
 #pragma GCC unroll 16
         for (size_t j = 0; j < N52; ++j) _mm512_store_si512(p[k] + j, s[j]), _mm512_store_si512(q[k] + j, d[j]);
     }
@@ -515,13 +517,7 @@ C2LAB_IFMA_TARGET void low_stage(__m512i* data, size_t blocks, unsigned h, const
         }
         shift_up_limbs<N52, R::shift>(qv, q52[0]);
         mont_mul_radix52<F, 1>(q52, w52, v52);
-#pragma GCC unroll 16
-        for (size_t j = 0; j < N52; ++j) {
-            s[j] = _mm512_add_epi64(u[j], v52[0][j]);
-            d[j] = _mm512_sub_epi64(_mm512_add_epi64(u[j], _mm512_set1_epi64(R::modulus[j])), v52[0][j]);
-        }
-        reduce_once<F>(s, s);
-        reduce_once<F>(d, d);
+        butterfly_sums<F>(u, v52[0], s, d);
 #pragma GCC unroll 16
         for (size_t j = 0; j < N52; ++j) {
             _mm512_store_si512(x0 + j, _mm512_permutex2var_epi64(s[j], i_back0, d[j]));
@@ -917,6 +913,19 @@ void butterfly_batch_impl(batch_path path, std::span<F> p, std::span<F> q, std::
     }
 }
 
+#if defined(C2LAB_IFMA_KERNELS)
+// The radix-2^52 buffer of butterfly_stages and butterfly_row_stages (one per thread, 64-byte
+// aligned, grown as needed): at least `vectors` zmm. Refuses where IFMA is not in use.
+__m512i* resident_buffer(const char* what, size_t vectors) {
+    if (!cpu::use_ifma)
+        throw error(errc::device, std::string(what) + ": the AVX-512 IFMA path is not available on this CPU "
+                                                      "(or C2LAB_PORTABLE / C2LAB_NO_AVX512 is set)");
+    thread_local std::vector<uint64_t> storage;
+    if (storage.size() < 8 * vectors + 8) storage.resize(8 * vectors + 8);
+    return reinterpret_cast<__m512i*>((reinterpret_cast<uintptr_t>(storage.data()) + 63) & ~uintptr_t{63});
+}
+#endif
+
 template <class F>
 void butterfly_stages_impl(batch_path path, std::span<F> x, std::span<const F> stage_tw, size_t h_first) {
     const size_t len = x.size();
@@ -927,14 +936,8 @@ void butterfly_stages_impl(batch_path path, std::span<F> x, std::span<const F> s
                                          " twiddles: need powers of two, 16 <= len, h_first <= len / 2, twiddles >= len");
     if (path == batch_path::ifma) {
 #if defined(C2LAB_IFMA_KERNELS)
-        if (!cpu::use_ifma)
-            throw error(errc::device, "butterfly_stages: the AVX-512 IFMA path is not available on this CPU "
-                                      "(or C2LAB_PORTABLE / C2LAB_NO_AVX512 is set)");
         constexpr size_t N52 = radix52<F>::n52;
-        thread_local std::vector<uint64_t> storage;
-        const size_t words = 2 * (len / 8) * N52 * 8;  // data and twiddles
-        if (storage.size() < words + 8) storage.resize(words + 8);
-        auto* base = reinterpret_cast<__m512i*>((reinterpret_cast<uintptr_t>(storage.data()) + 63) & ~uintptr_t{63});
+        __m512i* base = resident_buffer("butterfly_stages", 2 * (len / 8) * N52);  // data and twiddles
         butterfly_stages_ifma<F>(x.data(), stage_tw.data(), len, h_first, base, base + (len / 8) * N52);
         return;
 #else
@@ -956,15 +959,8 @@ void butterfly_row_stages_impl(batch_path path, std::span<F> buf, size_t rows,
                                          std::to_string(rows) + " rows: need 16 a row and a power of two of rows");
     if (path == batch_path::ifma) {
 #if defined(C2LAB_IFMA_KERNELS)
-        if (!cpu::use_ifma)
-            throw error(errc::device, "butterfly_row_stages: the AVX-512 IFMA path is not available on this CPU "
-                                      "(or C2LAB_PORTABLE / C2LAB_NO_AVX512 is set)");
-        constexpr size_t N52 = radix52<F>::n52;
-        thread_local std::vector<uint64_t> storage;
-        const size_t words = 2 * rows * N52 * 8;
-        if (storage.size() < words + 8) storage.resize(words + 8);
-        auto* base = reinterpret_cast<__m512i*>((reinterpret_cast<uintptr_t>(storage.data()) + 63) & ~uintptr_t{63});
-        butterfly_row_stages_ifma<F>(buf.data(), rows, twiddles, base);
+        butterfly_row_stages_ifma<F>(buf.data(), rows, twiddles,
+                                     resident_buffer("butterfly_row_stages", 2 * rows * radix52<F>::n52));
         return;
 #else
         throw error(errc::device, "butterfly_row_stages: the AVX-512 IFMA path is not compiled in this build");
