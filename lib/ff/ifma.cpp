@@ -489,8 +489,8 @@ C2LAB_IFMA_TARGET void butterfly_group_resident(__m512i* const (&p)[K], __m512i*
 // Stages h = 1, 2, 4 on the buffer, where the two elements of a butterfly share a vector: each
 // 16 elements (two blocks) are permuted into the 8 butterflies' first elements u and second
 // elements q (two-source permutes), the 8 butterflies run as in butterfly_group_resident, and
-// u + wq, u - wq are permuted back. tw_low[i]: the twiddle vector of stage 2^i (lane l: the
-// twiddle of the l-th butterfly of 16 elements).
+// u + wq, u - wq are permuted back. w: the stage's twiddle vector (lane l: the twiddle of the
+// l-th butterfly of 16 elements).
 template <class F>
 C2LAB_IFMA_TARGET void low_stage(__m512i* data, size_t blocks, unsigned h, const __m512i* w) {
     using R = radix52<F>;
@@ -526,8 +526,8 @@ C2LAB_IFMA_TARGET void low_stage(__m512i* data, size_t blocks, unsigned h, const
     }
 }
 
-// Stages h = h_first .. len / 2 over x[0, len) (h_first >= 8), twiddle of butterfly j in stage
-// h at stage_tw[h + j]; data and twiddles in the two buffers (len / 8 blocks each).
+// Stages h = h_first .. len / 2 over x[0, len) (len >= 16), twiddle of butterfly j in stage h at
+// stage_tw[h + j] (1 for h = 1); data and twiddles in the two buffers (len / 8 blocks each).
 template <class F>
 __attribute__((target("avx512f,avx512ifma,avx512vl,avx512bw"))) void butterfly_stages_ifma(
     F* x, const F* stage_tw, size_t len, size_t h_first, __m512i* data, __m512i* tw) {
@@ -536,7 +536,7 @@ __attribute__((target("avx512f,avx512ifma,avx512vl,avx512bw"))) void butterfly_s
     for (size_t b = 0; b < blocks; ++b) to_buffer<F>(x + 8 * b, data + N52 * b);
     for (size_t b = std::max<size_t>(h_first, 8) / 8; b < blocks; ++b)
         to_buffer<F>(stage_tw + 8 * b, tw + N52 * b);  // rows h..2h of each stage
-    for (unsigned h = static_cast<unsigned>(h_first); h < 8 && h < len; h <<= 1) {  // within a vector
+    for (unsigned h = static_cast<unsigned>(h_first); h < 8; h <<= 1) {  // within a vector (len >= 16)
         F w[8];
         for (unsigned i = 0, e = 0; e < 16; ++e)
             if ((e & h) == 0) w[i++] = h == 1 ? F::one() : stage_tw[h + e % h];
@@ -611,17 +611,11 @@ struct f52x2 {
     f52 c0, c1;
 };
 
-// a * 2^S for normalised limbs with a < 2^(416 - S): limb k takes the low 52 - S bits of a_k
-// and the high S bits of a_(k-1).
+// a * 2^S for normalised limbs with a < 2^(416 - S) (shift_up_limbs on the 8 limbs of Fp).
 template <unsigned S>
 C2LAB_IFMA_TARGET f52 shift_up(const f52& a) {
-    const __m512i mask = _mm512_set1_epi64(radix52<fp>::mask);
     f52 r;
-    r.l[0] = _mm512_and_si512(_mm512_slli_epi64(a.l[0], S), mask);
-#pragma GCC unroll 8
-    for (size_t k = 1; k < 8; ++k)
-        r.l[k] = _mm512_and_si512(_mm512_or_si512(_mm512_slli_epi64(a.l[k], S), _mm512_srli_epi64(a.l[k - 1], 52 - S)),
-                                  mask);
+    shift_up_limbs<8, S>(a.l, r.l);
     return r;
 }
 
