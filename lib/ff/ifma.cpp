@@ -745,7 +745,12 @@ C2LAB_IFMA_TARGET void vrestore(const uint64_t* w, f52x2& v) { vrestore(w, v.c0)
 template <class F>
 using lanes_of = std::conditional_t<std::is_same_v<F, fp>, f52, f52x2>;
 template <class F>
-constexpr size_t prefix_words = sizeof(F) / sizeof(fp) * 64;  // per chunk of 8
+constexpr size_t prefix_words = sizeof(F) / sizeof(fp) * 64;  // one value per chunk of 8
+// What the forward pass keeps per chunk for the backward pass, in radix-52 limbs: the prefix
+// product, x1, x2 and x2 - x1 (loaded again, x1 and x2 were two more transposes and
+// conversions per chunk, and x2 - x1 a subtraction).
+template <class F>
+constexpr size_t record_words = 4 * prefix_words<F>;
 
 // The inputs of one chunk of 8 additions, padded past n: x1 = 0, x2 = 1 (so x2 - x1 = 1 in
 // the unused lanes: their chain product stays 1 and nothing is written back), y = 0.
@@ -776,11 +781,13 @@ struct aff_chunk {
 };
 
 // Forward pass: prefix[c] = prod_{c' <= c} (x2 - x1) of chunk c', lane by lane (8 chains),
-// stored as radix-52 limbs. Writes the 8 lane totals.
+// kept as radix-52 limbs with the chunk's x1, x2 and x2 - x1 (record_words). Writes the 8
+// lane totals.
 template <class F>
 __attribute__((target("avx512f,avx512ifma,avx512vl,avx512bw"))) void affine_add_forward_ifma(
-    const F* x1, const F* y1, const F* x2, const F* y2, const uint8_t* neg, size_t n, uint64_t* prefix, F* totals) {
+    const F* x1, const F* y1, const F* x2, const F* y2, const uint8_t* neg, size_t n, uint64_t* record, F* totals) {
     using V = lanes_of<F>;
+    constexpr size_t W = prefix_words<F>;
     const size_t chunks = (n + 7) / 8;
     aff_chunk<F> ch;
     V acc, a, b;
@@ -788,8 +795,13 @@ __attribute__((target("avx512f,avx512ifma,avx512vl,avx512bw"))) void affine_add_
         ch.at(x1, y1, x2, y2, neg, 8 * c, n);
         vload(ch.x1, a);
         vload(ch.x2, b);
-        acc = c == 0 ? vsub(b, a) : vmul(acc, vsub(b, a));
-        vsave(prefix + prefix_words<F> * c, acc);
+        const V d = vsub(b, a);
+        acc = c == 0 ? d : vmul(acc, d);
+        uint64_t* rec = record + record_words<F> * c;
+        vsave(rec, acc);
+        vsave(rec + W, a);
+        vsave(rec + 2 * W, b);
+        vsave(rec + 3 * W, d);
     }
     vstore(totals, acc);
 }
@@ -798,22 +810,25 @@ __attribute__((target("avx512f,avx512ifma,avx512vl,avx512bw"))) void affine_add_
 // 1 / (x2 - x1) = inv * prefix[c - 1], inv <- inv * (x2 - x1), then lambda, x3, y3.
 template <class F>
 __attribute__((target("avx512f,avx512ifma,avx512vl,avx512bw"))) void affine_add_backward_ifma(
-    F* x1, F* y1, const F* x2, const F* y2, const uint8_t* neg, size_t n, const uint64_t* prefix,
+    F* x1, F* y1, const F* x2, const F* y2, const uint8_t* neg, size_t n, const uint64_t* record,
     const F* inverses) {
     using V = lanes_of<F>;
+    constexpr size_t W = prefix_words<F>;
     const size_t chunks = (n + 7) / 8;
     aff_chunk<F> ch;
     V inv, inv_d, a, b, ya, yb;
     vload(inverses, inv);
     for (size_t c = chunks; c-- > 0;) {
         ch.at(x1, y1, x2, y2, neg, 8 * c, n);
-        vload(ch.x1, a);
-        vload(ch.x2, b);
+        const uint64_t* rec = record + record_words<F> * c;
+        vrestore(rec + W, a);
+        vrestore(rec + 2 * W, b);
         if (c > 0) {
-            V pre;
-            vrestore(prefix + prefix_words<F> * (c - 1), pre);
+            V pre, d;
+            vrestore(record + record_words<F> * (c - 1), pre);
+            vrestore(rec + 3 * W, d);
             inv_d = vmul(inv, pre);
-            inv = vmul(inv, vsub(b, a));
+            inv = vmul(inv, d);
         } else {
             inv_d = inv;
         }
@@ -1030,9 +1045,9 @@ void affine_add_batch_impl(batch_path path, std::span<F> x1, std::span<F> y1, st
         if (!cpu::use_ifma)
             throw error(errc::device, "affine_add_batch: the AVX-512 IFMA path is not available on this CPU "
                                       "(or C2LAB_PORTABLE / C2LAB_NO_AVX512 is set)");
-        // The lane-wise prefix products in radix-52 limbs, per chunk of 8.
+        // Per chunk of 8: the lane-wise prefix product, x1, x2 and x2 - x1 in radix-52 limbs.
         thread_local std::vector<uint64_t> prefix;
-        prefix.resize((n + 7) / 8 * prefix_words<F>);
+        prefix.resize((n + 7) / 8 * record_words<F>);
         F totals[8], inverses[8];
         affine_add_forward_ifma<F>(x1.data(), y1.data(), x2.data(), y2.data(), negate.data(), n, prefix.data(), totals);
         // The 8 lane totals inverted by Montgomery's trick on 8 values: 1 inversion + 21 products
