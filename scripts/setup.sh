@@ -11,6 +11,7 @@ PACKAGES=(
   libboost-dev                    # Boost.Container small_vector (the lc_indexer variants)
   nlohmann-json3-dev              # JSON
   libssl-dev                      # OpenSSL: SHA-256
+  libxxhash-dev                   # xxHash: XXH3-128, the contents' digest of a parameters file's origin record
   libsqlite3-dev                  # SQLite: the results history (regressions/history.hpp)
   libpq-dev postgresql            # PostgreSQL: the shared history (regressions/sql_db.hpp) and the server its test starts
   chromium                        # headless: the HTML reports and plots are checked rendered (trend_report_chromium_test)

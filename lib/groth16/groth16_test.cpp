@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <tuple>
 #include <fstream>
+#include <sstream>
 #include <iterator>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include <chrono>
 #include <gtest/gtest.h>
 #include <openssl/evp.h>
+#include <xxhash.h>
 
 #include <nlohmann/json.hpp>
 
@@ -38,6 +40,13 @@
 #endif
 
 namespace {
+
+// XXH3-128 of bytes as the origin record writes it (canonical bytes in hex), from xxHash itself.
+std::string xxh3_hex(const std::vector<uint8_t>& bytes) {
+    XXH128_canonical_t c;
+    XXH128_canonicalFromHash(&c, XXH3_128bits(bytes.data(), bytes.size()));
+    return c2lab::to_hex(std::span<const uint8_t>(c.digest, sizeof c.digest));
+}
 
 using namespace c2lab;
 using namespace c2lab::groth16;
@@ -578,18 +587,32 @@ TEST(groth16, params_file_round_trip_and_refusals) {
         std::ifstream rec(params_origin_path(path));
         std::string line;
         std::getline(rec, line);
-        // The record names this machine, the size and the stored checksum: the same line with
-        // off's checksum is a record of off.
-        const std::string forged =
-            line.substr(0, line.rfind(' ') + 1) + to_hex(std::span<const uint8_t>(u).last(32));
+        // The record names this machine, the size, the stored checksum and the XXH3-128 of the
+        // contents: the same line with off's checksum and digest is a record of off.
+        std::istringstream fields(line);
+        std::string magic, machine, size, stored, contents;
+        fields >> magic >> machine >> size >> stored >> contents;
+        EXPECT_EQ(magic, "c2lab-params-origin-v2");
+        EXPECT_EQ(machine, this_machine_id());
+        EXPECT_EQ(size, std::to_string(good.size()));
+        EXPECT_EQ(stored, to_hex(std::span<const uint8_t>(good).last(32)));
+        EXPECT_EQ(contents, "xxh3:" + xxh3_hex(good));
+        const std::string forged = magic + " " + machine + " " + size + " " +
+                                   to_hex(std::span<const uint8_t>(u).last(32)) + " xxh3:" + xxh3_hex(u);
         std::ofstream(params_origin_path(off), std::ios::trunc) << forged << "\n";
         EXPECT_TRUE(params_origin_matches(off));
+        // A record of the first format (no contents' digest) is not trusted.
+        std::ofstream(params_origin_path(off), std::ios::trunc)
+            << "c2lab-params-origin-v1 " << machine << " " << size << " " << to_hex(std::span<const uint8_t>(u).last(32))
+            << "\n";
+        EXPECT_FALSE(params_origin_matches(off));
+        std::ofstream(params_origin_path(off), std::ios::trunc) << forged << "\n";
         EXPECT_EQ(kind_of([&] { (void)read_parameters(off, params_io::mmap, params_check::full); }), errc::bad_input);
         const parameters copied = read_parameters(off, params_io::mmap, params_check::own);
         EXPECT_FALSE(copied.b_g2.back().is_on_curve());
         // Another machine's record is not this machine's.
         std::ofstream(params_origin_path(off), std::ios::trunc)
-            << "c2lab-params-origin-v1 another-machine" << forged.substr(forged.find(' ', forged.find(' ') + 1)) << "\n";
+            << magic << " another-machine" << forged.substr(forged.find(' ', forged.find(' ') + 1)) << "\n";
         EXPECT_FALSE(params_origin_matches(off));
         EXPECT_EQ(kind_of([&] { (void)read_parameters(off, params_io::mmap, params_check::own); }), errc::bad_input);
         // Trusted or not, the checksum is verified: a flipped byte is refused.
@@ -600,7 +623,14 @@ TEST(groth16, params_file_round_trip_and_refusals) {
                                    std::filesystem::copy_options::overwrite_existing);  // same size and stored checksum
         EXPECT_TRUE(params_origin_matches(off));
         const std::string m = message_of([&] { (void)read_parameters(off, params_io::mmap, params_check::own); });
-        EXPECT_NE(m.find("checksum mismatch"), std::string::npos) << m;
+        EXPECT_NE(m.find("checksum mismatch (XXH3-128"), std::string::npos) << m;
+        EXPECT_NE(m.find(params_origin_path(off)), std::string::npos) << m;
+        EXPECT_NE(message_of([&] { (void)read_parameters(off, params_io::read, params_check::own); }).find("checksum mismatch"),
+                  std::string::npos);
+        // The full check finds the same change with the stored SHA-256.
+        EXPECT_NE(message_of([&] { (void)read_parameters(off, params_io::mmap, params_check::full); })
+                      .find("checksum mismatch (SHA-256"),
+                  std::string::npos);
         std::filesystem::remove(off);
         std::filesystem::remove(params_origin_path(off));
     }
