@@ -29,6 +29,7 @@
 #include "core/error.hpp"
 #include "core/file.hpp"
 #include "core/hex.hpp"
+#include "core/huge_pages.hpp"
 #include "core/parallel.hpp"
 
 namespace c2lab::groth16 {
@@ -291,6 +292,12 @@ template <class P>
 void read_points(const std::string& path, const char* name, const uint8_t*& at, size_t count, std::vector<P>& out,
                  const std::function<void()>& done = {}, bool trusted = false) {
     constexpr size_t bytes = sizeof(typename P::field) == sizeof(fp) ? g1_bytes : g2_bytes;
+    // The new vector's pages faulted in by all threads first: resize then zero-fills them on one
+    // thread at memory speed instead of taking 270,000 page faults there at 2 KiB (1.1 GB).
+    out.clear();
+    out.reserve(count);
+    parallel::for_chunks(count * sizeof(P), size_t{16} << 20,
+                         [&](size_t lo, size_t hi) { populate_pages(reinterpret_cast<char*>(out.data()) + lo, hi - lo); });
     out.resize(count);
     const uint8_t* base = at;
     if (trusted && std::endian::native == std::endian::little) {
