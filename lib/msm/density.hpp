@@ -3,6 +3,7 @@
 // little-endian bit order (bit i is bit i%64 of word i/64); bits past size() stay zero.
 #pragma once
 
+#include <atomic>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -29,6 +30,10 @@ public:
     void set(size_t i, bool value = true) noexcept {
         uint64_t m = uint64_t{1} << (i % 64);
         words_[i / 64] = value ? (words_[i / 64] | m) : (words_[i / 64] & ~m);
+    }
+    // set(i) for writers on several threads at once (neighbouring bits share a word).
+    void set_concurrently(size_t i) noexcept {
+        std::atomic_ref<uint64_t>(words_[i / 64]).fetch_or(uint64_t{1} << (i % 64), std::memory_order_relaxed);
     }
     void push_back(bool value) {
         if (size_ % 64 == 0) words_.push_back(0);

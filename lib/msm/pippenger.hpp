@@ -71,6 +71,9 @@ struct msm_config {
     // (one inversion per batch of all of them) and one pass over the points. Measured at
     // 2^16 G1 points, one thread: 1 window 352 ms, 2 357 ms, 3 363 ms, 5 369 ms: 1.
     unsigned window_group = 1;
+    // msm_split: scalars per parallel chunk of the split into zeros, ones and the rest (0:
+    // 2^15; rounded up to a multiple of 64). Each chunk sums its own 1-points.
+    size_t split_chunk = 0;
 };
 
 // sum_i scalars[i] * points[i]. Throws c2lab::error (bad_input) when the sizes differ.

@@ -117,6 +117,35 @@ TEST(split, sum_affine_crosses_the_chunk_size) {
     EXPECT_EQ(msm_split<ec::g1_curve>(pts, ones, one_thread), want);
 }
 
+// The split's parallel chunks (msm_config::split_chunk) at sizes that cut the scalars, the
+// bases and the rest bitmap's words at many places: the same group element on 1 and 2 threads.
+TYPED_TEST(split_suite, chunks_of_the_split_equal_one_chunk) {
+    using C = TypeParam;
+    rng g(12);
+    const size_t n = 1000;
+    auto pts = walk_points<C>(n, g);
+    auto ks = circuit_like_scalars(n, g);
+    plant_equal_x<C>(pts, ks);
+    std::vector<bool> bits(n);
+    for (size_t i = 0; i < n; ++i) bits[i] = g.below(3) != 0;
+    const auto density = density_bitmap::from_bools(bits);
+    const std::vector<ec::affine<C>> bases(pts.begin(), pts.begin() + density.count());
+    const auto want = msm_naive<C>(pts, ks);
+    const auto want_filtered = msm_filtered_bases<C>(bases, density, ks);
+    for (size_t chunk : {1, 64, 100, 128, 999, 1000, 4096})
+        for (unsigned threads : {1u, 2u}) {
+            msm_config cfg;
+            cfg.threads = threads;
+            cfg.split_chunk = chunk;
+            split_counts a, b;
+            EXPECT_EQ(msm_split<C>(pts, ks, cfg, &a), want) << "chunk " << chunk << ", threads " << threads;
+            EXPECT_EQ(msm_filtered_bases_split<C>(bases, density, ks, cfg, &b), want_filtered)
+                << "chunk " << chunk << ", threads " << threads;
+            EXPECT_EQ(a.zeros + a.ones + a.rest, n);
+            EXPECT_EQ(b.zeros + b.ones + b.rest, density.count());
+        }
+}
+
 TEST(split, size_mismatches_are_bad_input) {
     rng g(11);
     auto pts = walk_points<ec::g1_curve>(4, g);
