@@ -81,9 +81,10 @@ void write_parameters(const std::string& path, const parameters& params);
 // How much of a file read_parameters checks (the params_check flag). full: every coordinate
 // below p and every point on its curve, always. own: the same the first time; once a file has
 // passed, or when write_parameters wrote it, an origin record beside it (<path>.origin: this
-// machine's id, the file's size and its stored SHA-256) says so, and a later load of a file
-// whose size and stored checksum match the record copies the query points without checking
-// them. The SHA-256 of the contents is verified on every load either way, so those are the
+// machine's id, the file's size, its stored SHA-256 and the XXH3-128 of the bytes written or
+// checked) says so, and a later load of a file whose size and stored checksum match the record
+// copies the query points without checking them and compares the contents' XXH3-128 with the
+// record's instead of the SHA-256 (a changed byte is refused either way), so those are the
 // bytes that were checked; the vk points are always checked. A record from another machine
 // (another /etc/machine-id) or for other bytes is ignored. Records are written best effort (a
 // directory c2lab cannot write into keeps none, and its loads check every point).
