@@ -273,7 +273,7 @@ bool checksum_matches(std::span<const uint8_t> bytes, release_tracker& tracker, 
 
 // A file this machine wrote or checked (params_check::own): the XXH3-128 of all its bytes
 // against the origin record's, in the same pieces. About 8 GB/s on one core against
-// SHA-256's 1.3 GB/s (Intel Xeon, SHA extensions), which was the whole of such a load.
+// SHA-256's 1.3 GB/s (Intel Xeon, SHA extensions), which was the longest thread of such a load.
 bool contents_match(std::span<const uint8_t> bytes, release_tracker& tracker, const xxh3_digest& recorded) {
     xxh3_stream x;
     for (size_t off = 0; off < bytes.size(); off += hash_piece) {
