@@ -47,9 +47,13 @@ struct ntt_config {
     unsigned threads = 0;    // worker threads: 0 = all cores (oneTBB's default arena), k = a task_arena of k
     unsigned block_log = 0;  // stages with blocks of up to 2^block_log elements run chunk by chunk, in
                              // cache; 0 = auto (12: 128 KiB chunks). A tuning knob; results never change.
-    bool scalar_butterflies = false;  // true: the scalar butterflies even where the AVX-512 IFMA ones
-                                      // are in use (cpu::use_ifma); the reference in tests. Same results.
+    bool scalar_butterflies = false;  // true: the scalar butterflies and scaling passes even where the
+                                      // AVX-512 IFMA ones are in use (cpu::use_ifma); the reference in
+                                      // tests. Same results.
 };
+
+// Whether cfg's transforms (butterflies and scaling passes) run on the AVX-512 IFMA products.
+bool uses_ifma(const ntt_config& cfg);
 
 void forward_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg = {});
 void inverse_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg = {});
