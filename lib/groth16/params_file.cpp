@@ -288,17 +288,24 @@ bool contents_match(std::span<const uint8_t> bytes, release_tracker& tracker, co
 static_assert(sizeof(g1_affine) == g1_bytes && sizeof(g2_affine) == g2_bytes);
 static_assert(std::is_trivially_copyable_v<g1_affine> && std::is_trivially_copyable_v<g2_affine>);
 
+// A query vector of count points, its pages faulted in by all threads first: resize then
+// zero-fills them at memory speed instead of taking 270,000 page faults one by one at 2 KiB
+// (1.1 GB in all).
 template <class P>
-void read_points(const std::string& path, const char* name, const uint8_t*& at, size_t count, std::vector<P>& out,
-                 const std::function<void()>& done = {}, bool trusted = false) {
-    constexpr size_t bytes = sizeof(typename P::field) == sizeof(fp) ? g1_bytes : g2_bytes;
-    // The new vector's pages faulted in by all threads first: resize then zero-fills them on one
-    // thread at memory speed instead of taking 270,000 page faults there at 2 KiB (1.1 GB).
+void make_room(std::vector<P>& out, size_t count) {
     out.clear();
     out.reserve(count);
     parallel::for_chunks(count * sizeof(P), size_t{16} << 20,
                          [&](size_t lo, size_t hi) { populate_pages(reinterpret_cast<char*>(out.data()) + lo, hi - lo); });
     out.resize(count);
+}
+
+// out must have count elements (make_room).
+template <class P>
+void read_points(const std::string& path, const char* name, const uint8_t*& at, size_t count, std::vector<P>& out,
+                 const std::function<void()>& done = {}, bool trusted = false) {
+    constexpr size_t bytes = sizeof(typename P::field) == sizeof(fp) ? g1_bytes : g2_bytes;
+    if (out.size() != count) make_room(out, count);
     const uint8_t* base = at;
     if (trusted && std::endian::native == std::endian::little) {
         // A file whose origin record matches (params_check::own): the records are copied as they
@@ -463,6 +470,16 @@ parameters decode(const std::string& path, std::span<const uint8_t> bytes, const
         const uint8_t* at = bytes.data() + params_file_header_bytes;
         const auto decoded = [&] { tracker.passed(release_tracker::decoder, size_t(at - bytes.data())); };
         auto& vk = p.vk;
+        // The vectors made at once, each on a thread of its own: their zero-fills (about 0.14 s
+        // for 1.1 GB on one thread) then overlap.
+        tbb::task_group rooms;
+        rooms.run([&] { make_room(vk.ic, nic); });
+        rooms.run([&] { make_room(p.h, nh); });
+        rooms.run([&] { make_room(p.l, nl); });
+        rooms.run([&] { make_room(p.a, n_a); });
+        rooms.run([&] { make_room(p.b_g1, nb1); });
+        rooms.run([&] { make_room(p.b_g2, nb2); });
+        rooms.wait();
         vk.alpha_g1 = read_vk_point<g1_affine>(path, "alpha_g1", at);
         vk.beta_g1 = read_vk_point<g1_affine>(path, "beta_g1", at);
         vk.beta_g2 = read_vk_point<g2_affine>(path, "beta_g2", at);
