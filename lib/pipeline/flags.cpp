@@ -72,7 +72,8 @@ constexpr flag_def<fv> registry[] = {
      [](const fv& v) { return std::string(groth16::to_string(v.params_io)); }},
     {"params_check", "full|own", "own", "load_params",
      "check every point of the parameters on every load, or only until this machine wrote or checked the file "
-     "(an origin record beside it; the SHA-256 of the contents is verified on every load either way)",
+     "(an origin record beside it, with the XXH3-128 of the bytes written or checked; a load compares the "
+     "contents with that digest, or with the stored SHA-256 when it checks every point)",
      [](fv& v, const std::string& x) { v.params_check = groth16::parse_params_check(x); },
      [](const fv& v) { return std::string(groth16::to_string(v.params_check)); }},
     {"params_load", "before|overlap", "before", "load_params",
