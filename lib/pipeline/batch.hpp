@@ -22,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/huge_pages.hpp"
 #include "core/parallel.hpp"
 #include "groth16/keys.hpp"
 #include "groth16/proof.hpp"
@@ -82,8 +83,15 @@ public:
         const std::size_t m = padded_from_ ? *padded_from_ : pa.a().size();
         if (n < m) return std::nullopt;
         padded_from_ = m;
-        // The three at once: each new tail is first written here (page faults and zeroing).
+        // Each new tail is first written here: its pages faulted in by every thread at once where
+        // the vectors already hold the room (presize), then the three zero-filled at once.
         std::vector<ff::fr>* const abc[] = {&pa.a(), &pa.b(), &pa.c()};
+        for (std::vector<ff::fr>* v : abc)
+            if (v->capacity() >= n && n > v->size()) {
+                char* tail = reinterpret_cast<char*>(v->data() + v->size());
+                parallel::for_chunks((n - v->size()) * sizeof(ff::fr), std::size_t{4} << 20,
+                                     [&](std::size_t lo, std::size_t hi) { populate_pages(tail + lo, hi - lo); });
+            }
         parallel::for_chunks(3, 1, [&](std::size_t lo, std::size_t hi) {
             for (std::size_t k = lo; k < hi; ++k) abc[k]->resize(n, ff::fr::zero());
         });
