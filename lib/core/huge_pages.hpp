@@ -11,6 +11,8 @@
 
 #include <sys/mman.h>
 
+#include "core/parallel.hpp"
+
 namespace c2lab {
 
 inline constexpr size_t huge_page_bytes = size_t{2} << 20;
@@ -35,6 +37,12 @@ inline void populate_pages(void* p, size_t bytes) noexcept {
 #else
     (void)p, (void)bytes;
 #endif
+}
+
+// populate_pages over [p, p + bytes) in pieces of `grain` bytes on the current arena's threads.
+inline void populate_pages_in_parallel(void* p, size_t bytes, size_t grain = size_t{16} << 20) {
+    char* base = static_cast<char*>(p);
+    parallel::for_chunks(bytes, grain, [base](size_t lo, size_t hi) { populate_pages(base + lo, hi - lo); });
 }
 
 struct free_deleter {

@@ -245,10 +245,19 @@ private:
     size_t hashed_ = 0, decoded_ = 0, released_ = 0;
 };
 
-constexpr size_t hash_piece = size_t{64} << 20;
+// f(piece) over bytes in 64 MiB pieces, each reported to the tracker once f has passed it.
+template <class Fn>
+void hash_pieces(std::span<const uint8_t> bytes, release_tracker& tracker, Fn&& f) {
+    constexpr size_t piece = size_t{64} << 20;
+    for (size_t off = 0; off < bytes.size(); off += piece) {
+        const size_t len = std::min(piece, bytes.size() - off);
+        f(bytes.data() + off, len);
+        tracker.passed(release_tracker::hasher, off + len);
+    }
+}
 
-// SHA-256 of every byte before the stored checksum against it, in 64 MiB pieces, each reported
-// to the tracker once hashed; the XXH3-128 of all the bytes (for the origin record) into *whole.
+// SHA-256 of every byte before the stored checksum against it; the XXH3-128 of all the bytes
+// (for the origin record) into *whole.
 bool checksum_matches(std::span<const uint8_t> bytes, release_tracker& tracker, xxh3_digest* whole) {
     const size_t size = bytes.size();
     uint8_t md[EVP_MAX_MD_SIZE];
@@ -256,12 +265,11 @@ bool checksum_matches(std::span<const uint8_t> bytes, release_tracker& tracker, 
     xxh3_stream x;
     EVP_MD_CTX* ctx = EVP_MD_CTX_new();
     bool ok = ctx && EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr) == 1;
-    for (size_t off = 0; ok && off < size - digest_bytes; off += hash_piece) {
-        const size_t len = std::min(hash_piece, size - digest_bytes - off);
-        ok = EVP_DigestUpdate(ctx, bytes.data() + off, len) == 1;
-        x.update(bytes.data() + off, len);
-        tracker.passed(release_tracker::hasher, off + len);
-    }
+    if (ok)
+        hash_pieces(bytes.first(size - digest_bytes), tracker, [&](const uint8_t* p, size_t len) {
+            ok = ok && EVP_DigestUpdate(ctx, p, len) == 1;
+            x.update(p, len);
+        });
     ok = ok && EVP_DigestFinal_ex(ctx, md, &md_len) == 1;
     EVP_MD_CTX_free(ctx);
     if (!ok || md_len != digest_bytes) throw error(errc::internal, "read_parameters: SHA-256 failed");
@@ -276,11 +284,7 @@ bool checksum_matches(std::span<const uint8_t> bytes, release_tracker& tracker, 
 // SHA-256's 1.3 GB/s (Intel Xeon, SHA extensions), which was the longest thread of such a load.
 bool contents_match(std::span<const uint8_t> bytes, release_tracker& tracker, const xxh3_digest& recorded) {
     xxh3_stream x;
-    for (size_t off = 0; off < bytes.size(); off += hash_piece) {
-        const size_t len = std::min(hash_piece, bytes.size() - off);
-        x.update(bytes.data() + off, len);
-        tracker.passed(release_tracker::hasher, off + len);
-    }
+    hash_pieces(bytes, tracker, [&](const uint8_t* p, size_t len) { x.update(p, len); });
     return x.digest() == recorded;
 }
 
@@ -295,8 +299,7 @@ template <class P>
 void make_room(std::vector<P>& out, size_t count) {
     out.clear();
     out.reserve(count);
-    parallel::for_chunks(count * sizeof(P), size_t{16} << 20,
-                         [&](size_t lo, size_t hi) { populate_pages(reinterpret_cast<char*>(out.data()) + lo, hi - lo); });
+    populate_pages_in_parallel(out.data(), count * sizeof(P));
     out.resize(count);
 }
 

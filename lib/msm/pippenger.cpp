@@ -235,6 +235,23 @@ struct affine_adder {
     }
 };
 
+// a += (neg ? -b : b) at once where that is cheap or special (an identity, equal x: P + P or
+// P - P), else queued in the batch (a must not be queued twice in one batch). True when queued.
+template <class C>
+bool add_or_queue(affine_adder<C>& adder, ec::affine<C>& a, const ec::affine<C>& b, bool neg = false) {
+    if (b.is_identity()) return false;
+    if (a.is_identity()) {
+        a = neg ? -b : b;
+    } else if (a.x == b.x) {
+        const bool same = neg ? a.y == -b.y : a.y == b.y;
+        a = same ? a.to_jacobian().dbl().to_affine() : ec::affine<C>::identity();
+    } else {
+        adder.push(&a, &b, neg);
+        return true;
+    }
+    return false;
+}
+
 // Buckets accumulated in affine form, additions batched so that one field inversion
 // (Montgomery's trick) serves a whole batch: per addition 3M for the shared inversion,
 // then lambda = (y2 - y1) / (x2 - x1), x3 = lambda^2 - x1 - x2, y3 = lambda (x1 - x3) - y1:
@@ -277,16 +294,7 @@ struct affine_batch_buckets {
 
     // b has no addition in the current batch.
     void place(uint32_t b, const A* pt, bool neg) {
-        A& cur = bucket[b];
-        if (cur.is_identity()) {
-            cur = neg ? -*pt : *pt;
-        } else if (cur.x == pt->x) {
-            const bool same = neg ? cur.y == -pt->y : cur.y == pt->y;
-            cur = same ? cur.to_jacobian().dbl().to_affine() : A::identity();
-        } else {
-            stamp[b] = batch_id;
-            batch->push(&cur, pt, neg);
-        }
+        if (add_or_queue(*batch, bucket[b], *pt, neg)) stamp[b] = batch_id;
     }
 
     void to_overflow(uint32_t b, const A* pt, bool neg) {
@@ -325,20 +333,6 @@ struct affine_batch_buckets {
     }
 
 };
-
-// a += b at once where that is cheap or special (an identity, equal x: P + P or P - P), else
-// queued in the batch (a must not be queued twice in one batch).
-template <class C>
-void add_or_queue(affine_adder<C>& adder, ec::affine<C>& a, const ec::affine<C>& b) {
-    if (b.is_identity()) return;
-    if (a.is_identity()) {
-        a = b;
-    } else if (a.x == b.x) {
-        a = (a.y == b.y) ? a.to_jacobian().dbl().to_affine() : ec::affine<C>::identity();
-    } else {
-        adder.push(&a, &b, false);
-    }
-}
 
 // The overflow accumulators added into their affine buckets, once the window's points are all
 // in: one conversion to affine for all of them (one inversion) and one batch of additions (each

@@ -87,11 +87,8 @@ public:
         // the vectors already hold the room (presize), then the three zero-filled at once.
         std::vector<ff::fr>* const abc[] = {&pa.a(), &pa.b(), &pa.c()};
         for (std::vector<ff::fr>* v : abc)
-            if (v->capacity() >= n && n > v->size()) {
-                char* tail = reinterpret_cast<char*>(v->data() + v->size());
-                parallel::for_chunks((n - v->size()) * sizeof(ff::fr), std::size_t{4} << 20,
-                                     [&](std::size_t lo, std::size_t hi) { populate_pages(tail + lo, hi - lo); });
-            }
+            if (v->capacity() >= n && n > v->size())
+                populate_pages_in_parallel(v->data() + v->size(), (n - v->size()) * sizeof(ff::fr), std::size_t{4} << 20);
         parallel::for_chunks(3, 1, [&](std::size_t lo, std::size_t hi) {
             for (std::size_t k = lo; k < hi; ++k) abc[k]->resize(n, ff::fr::zero());
         });
