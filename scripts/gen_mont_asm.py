@@ -167,7 +167,7 @@ def gen_inline(n):
              "                                                 const uint64_t* p, uint64_t n0) noexcept {"]
     for j in range(n):
         lines.append(f'    register uint64_t r{j} asm("{spare[j]}");')
-    lines.append("    __asm__(")
+    lines.append("    __asm__ volatile(  // volatile: see gen_add_sub")
     lines += [f'        "{att(x)}\\n\\t"' for x in body]
     # A "memory" clobber covers the reads through a, b and p (declaring the three arrays as
     # "m" operands instead makes GCC 12 fail in register allocation).
@@ -214,7 +214,13 @@ def gen_add_sub(n):
     across the chain. (pdep x, m, [p + 8j] did it in one instruction without touching the
     flags, but AMD before Zen 3 runs pdep in microcode, at a cost that grows with the set bits
     of its mask, here p_j; mov, cmov and adcx are single uops everywhere. bzhi would be one
-    instruction too but writes CF.)"""
+    instruction too but writes CF.)
+
+    The blocks that return their result in registers are volatile too: they read a, b and p
+    through pointers, and GCC takes a non-volatile asm for a function of its operands alone
+    (the "memory" clobber orders it against stores but does not make it an input), so two
+    blocks with the same pointers became one value: `w = w + w` four times in a loop was
+    computed once (GCC 12, -O3; the test "inline_asm_reads_memory_each_time" in mont_field_test.cpp)."""
     s = [f"%[s{j}]" for j in range(n)]
     add = [f"movq {8 * j}(%[a]), {s[j]}" for j in range(n)]
     add += [f"{'addq' if j == 0 else 'adcq'} {8 * j}(%[b]), {s[j]}" for j in range(n)]  # < 2p: no carry out
@@ -243,7 +249,7 @@ def gen_add_sub(n):
         return ([f"inline std::array<uint64_t, {n}> {name}(const uint64_t* a, const uint64_t* b, const uint64_t* p) noexcept {{",
                  f"    std::array<uint64_t, {n}> r;",
                  "    uint64_t " + ", ".join(extra) + ";",
-                 "    __asm__("]
+                 "    __asm__ volatile(  // volatile: it reads a, b and p through the pointers (see gen_add_sub)"]
                 + [f'        "{x}\\n\\t"' for x in body]
                 + ["        : " + ", ".join(outs),
                    '        : [a] "r"(a), [b] "r"(b), [p] "r"(p)',

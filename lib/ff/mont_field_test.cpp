@@ -56,6 +56,42 @@ TYPED_TEST(prime_field, derived_constants) {
     EXPECT_EQ(F::from_mont(F::r2).to_canonical(), F::r1);
 }
 
+// Loops that feed an operation the same addresses each time, with the values behind them
+// changed in between. The inline asm of the additions reads its operands through pointers:
+// when GCC took it for a function of those pointers alone, w = w + w four times gave 2w (the
+// loop's four blocks merged into one). Out of line so the loop is compiled as such.
+template <class F>
+[[gnu::noinline]] F doubled_4_times(F w) {
+    for (int i = 0; i < 4; ++i) w = w + w;
+    return w;
+}
+template <class F>
+[[gnu::noinline]] F plus_4_times(F w, F x) {
+    for (int i = 0; i < 4; ++i) w = w + x;
+    return w;
+}
+template <class F>
+[[gnu::noinline]] F minus_4_times(F w, F x) {
+    for (int i = 0; i < 4; ++i) w = w - x;
+    return w;
+}
+template <class F>
+[[gnu::noinline]] F squared_4_times(F w) {
+    for (int i = 0; i < 4; ++i) w = w * w;
+    return w;
+}
+
+TYPED_TEST(prime_field, inline_asm_reads_memory_each_time) {
+    using F = TypeParam;
+    for (const F& w : edge_values<F>()) {
+        const F x = w + F::from_u64(3);
+        EXPECT_EQ(doubled_4_times(w), w * F::from_u64(16));
+        EXPECT_EQ(plus_4_times(w, x), w + x * F::from_u64(4));
+        EXPECT_EQ(minus_4_times(w, x), w - x * F::from_u64(4));
+        EXPECT_EQ(squared_4_times(w), w.pow(uint64_t{16}));
+    }
+}
+
 TYPED_TEST(prime_field, asm_matches_portable_on_edges_and_random) {
     using F = TypeParam;
     if (!has_asm_mul<F::n_limbs> || !cpu::detected().adx || !cpu::detected().bmi2)

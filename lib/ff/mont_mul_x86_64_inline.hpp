@@ -13,7 +13,7 @@ inline std::array<uint64_t, 4> mont_mul_4_inline(const uint64_t* a, const uint64
     register uint64_t r1 asm("rax");
     register uint64_t r2 asm("rcx");
     register uint64_t r3 asm("r13");
-    __asm__(
+    __asm__ volatile(  // volatile: see gen_add_sub
         "movq 0(%[b]), %%rdx\n\t"
         "mulxq 0(%[a]), %%r8, %%r9\n\t"
         "mulxq 8(%[a]), %%rax, %%r10\n\t"
@@ -162,7 +162,7 @@ inline std::array<uint64_t, 4> mont_mul_4_inline(const uint64_t* a, const uint64
 inline std::array<uint64_t, 4> mod_add_4_inline(const uint64_t* a, const uint64_t* b, const uint64_t* p) noexcept {
     std::array<uint64_t, 4> r;
     uint64_t t0, t1, t2, t3;
-    __asm__(
+    __asm__ volatile(  // volatile: it reads a, b and p through the pointers (see gen_add_sub)
         "movq 0(%[a]), %[s0]\n\t"
         "movq 8(%[a]), %[s1]\n\t"
         "movq 16(%[a]), %[s2]\n\t"
@@ -192,7 +192,7 @@ inline std::array<uint64_t, 4> mod_add_4_inline(const uint64_t* a, const uint64_
 inline std::array<uint64_t, 4> mod_sub_4_inline(const uint64_t* a, const uint64_t* b, const uint64_t* p) noexcept {
     std::array<uint64_t, 4> r;
     uint64_t t0, t1, t2, t3;
-    __asm__(
+    __asm__ volatile(  // volatile: it reads a, b and p through the pointers (see gen_add_sub)
         "movq 0(%[a]), %[s0]\n\t"
         "movq 8(%[a]), %[s1]\n\t"
         "movq 16(%[a]), %[s2]\n\t"
@@ -286,7 +286,7 @@ inline std::array<uint64_t, 4> mod_sub_4_inline(const uint64_t* a, const uint64_
 inline std::array<uint64_t, 6> mod_add_6_inline(const uint64_t* a, const uint64_t* b, const uint64_t* p) noexcept {
     std::array<uint64_t, 6> r;
     uint64_t m, x;
-    __asm__(
+    __asm__ volatile(  // volatile: it reads a, b and p through the pointers (see gen_add_sub)
         "movq 0(%[a]), %[s0]\n\t"
         "movq 8(%[a]), %[s1]\n\t"
         "movq 16(%[a]), %[s2]\n\t"
@@ -334,7 +334,7 @@ inline std::array<uint64_t, 6> mod_add_6_inline(const uint64_t* a, const uint64_
 inline std::array<uint64_t, 6> mod_sub_6_inline(const uint64_t* a, const uint64_t* b, const uint64_t* p) noexcept {
     std::array<uint64_t, 6> r;
     uint64_t m, x;
-    __asm__(
+    __asm__ volatile(  // volatile: it reads a, b and p through the pointers (see gen_add_sub)
         "movq 0(%[a]), %[s0]\n\t"
         "movq 8(%[a]), %[s1]\n\t"
         "movq 16(%[a]), %[s2]\n\t"
