@@ -83,11 +83,30 @@ struct radix52 {
         }
         return r;
     }();
+    // p 2^S in radix 2^52, normalised (the lazy NTT stages' settlement subtracts 16p, 8p, 4p, 2p
+    // and p; their sums add 2p). Only where p 2^S fits the N52 limbs.
+    template <unsigned S>
+    static constexpr std::array<uint64_t, n52> modulus_shl = [] {
+        static_assert(S < 52);
+        std::array<uint64_t, n52> r{};
+        for (size_t k = 0; k < n52; ++k)
+            r[k] = ((modulus[k] << S) | (k == 0 || S == 0 ? 0 : modulus[k - 1] >> (52 - S))) & mask;
+        if ((modulus[n52 - 1] << S) >> 52 != 0) throw "p 2^S does not fit the radix-2^52 limbs";
+        return r;
+    }();
     // -p^-1 mod 2^52 (the low 52 bits of -p^-1 mod 2^64).
     static constexpr uint64_t n0 = F::n0 & mask;
 };
 
 static_assert(radix52<fp>::n52 == 8 && radix52<fp>::shift == 32);
+// w 2^s mod p (s = 52 N52 - 64 N64): the twiddle the IFMA path's lazy NTT stages take (see
+// butterfly_stages_ifma).
+template <class F>
+F twiddle_form_of(F w) noexcept {
+    for (unsigned i = 0; i < radix52<F>::shift; ++i) w = w + w;
+    return w;
+}
+
 static_assert(radix52<fr>::n52 == 5 && radix52<fr>::shift == 4);
 
 template <class F>
@@ -247,26 +266,32 @@ C2LAB_IFMA_TARGET void to_radix64(const __m512i (&t)[N52], __m512i (&x)[N64]) {
     }
 }
 
-// r = t mod p for 0 <= t < 2p given in N52 lazy limbs of up to 63 bits, signed (as p + a - b
-// leaves them): normalised to 52-bit limbs by an arithmetic carry chain, then t - p where that
-// does not borrow. Fully reduced, 52-bit limbs.
+// Lazy limbs to normalised ones: every limb but the top one brought into [0, 2^52) by an
+// arithmetic carry chain (limbs of up to 63 bits, signed, as p + a - b leaves them); for a value
+// in [0, 2^(52 N52)) the top limb then lands in [0, 2^52) too. 3 (N52 - 1) operations.
 template <class F>
-C2LAB_IFMA_TARGET void reduce_once(__m512i* t, __m512i* r) {  // t[0, n52), r[0, n52); r may be t
-    using R = radix52<F>;
-    constexpr size_t N = R::n52;
-    const __m512i mask = _mm512_set1_epi64(R::mask);
-    const __m512i zero = _mm512_setzero_si512();
+C2LAB_IFMA_TARGET void normalize(__m512i* t) {
+    constexpr size_t N = radix52<F>::n52;
+    const __m512i mask = _mm512_set1_epi64(radix52<F>::mask);
 #pragma GCC unroll 16
     for (size_t j = 0; j + 1 < N; ++j) {
         t[j + 1] = _mm512_add_epi64(t[j + 1], _mm512_srai_epi64(t[j], 52));
         t[j] = _mm512_and_si512(t[j], mask);
     }
-    // d = t - p with a borrow chain (borrow 0 or -1 from an arithmetic shift); keep t where it borrows.
+}
+
+// r = t - m where t >= m, else t; t normalised, m a constant in normalised limbs (m_limbs).
+// d = t - m with a borrow chain (borrow 0 or -1 from an arithmetic shift). 4 N52 + 1 + N52
+// operations.
+template <size_t N>
+C2LAB_IFMA_TARGET void subtract_if_at_least(const __m512i* t, const std::array<uint64_t, N>& m_limbs, __m512i* r) {
+    const __m512i mask = _mm512_set1_epi64((uint64_t{1} << 52) - 1);
+    const __m512i zero = _mm512_setzero_si512();
     __m512i d[N];
     __m512i borrow = zero;
 #pragma GCC unroll 16
     for (size_t j = 0; j < N; ++j) {
-        __m512i v = _mm512_add_epi64(_mm512_sub_epi64(t[j], _mm512_set1_epi64(R::modulus[j])), borrow);
+        __m512i v = _mm512_add_epi64(_mm512_sub_epi64(t[j], _mm512_set1_epi64(m_limbs[j])), borrow);
         borrow = _mm512_srai_epi64(v, 52);
         d[j] = _mm512_and_si512(v, mask);
     }
@@ -275,12 +300,22 @@ C2LAB_IFMA_TARGET void reduce_once(__m512i* t, __m512i* r) {  // t[0, n52), r[0,
     for (size_t j = 0; j < N; ++j) r[j] = _mm512_mask_blend_epi64(keep_t, d[j], t[j]);
 }
 
-// r_k = a_k b_k / 2^(52 N52) mod p, fully reduced, for a_k b_k < 2^(52 N52) p (see the top of
-// the file), for K independent chunks at once: their instructions interleave, so one chunk's
-// madd latency chain (m depends on t_0, t_0 on m) hides behind the other's products.
+// r = t mod p for 0 <= t < 2p given in N52 lazy limbs of up to 63 bits, signed (as p + a - b
+// leaves them): normalised, then t - p where that does not borrow. Fully reduced, 52-bit limbs.
+template <class F>
+C2LAB_IFMA_TARGET void reduce_once(__m512i* t, __m512i* r) {  // t[0, n52), r[0, n52); r may be t
+    normalize<F>(t);
+    subtract_if_at_least(t, radix52<F>::modulus, r);
+}
+
+// t_k = a_k b_k / 2^(52 N52) mod p, lazily: t_k < a_k b_k / 2^(52 N52) + p (below 2p where
+// a_k b_k < 2^(52 N52) p, see the top of the file), its limbs not normalised (each below
+// 4 N52 2^52 + 2^13, not negative); a and b normalised. For K independent chunks at once: their
+// instructions interleave, so one chunk's madd latency chain (m depends on t_0, t_0 on m) hides
+// behind the other's products.
 template <class F, size_t K>
-C2LAB_IFMA_TARGET void mont_mul_radix52(const __m512i (&a)[K][radix52<F>::n52], const __m512i (&b)[K][radix52<F>::n52],
-                                        __m512i (&r)[K][radix52<F>::n52]) {
+C2LAB_IFMA_TARGET void mont_mul_radix52_lazy(const __m512i (&a)[K][radix52<F>::n52],
+                                             const __m512i (&b)[K][radix52<F>::n52], __m512i (&r)[K][radix52<F>::n52]) {
     using R = radix52<F>;
     constexpr size_t N = R::n52;
     const __m512i n0 = _mm512_set1_epi64(R::n0);
@@ -325,6 +360,18 @@ C2LAB_IFMA_TARGET void mont_mul_radix52(const __m512i (&a)[K][radix52<F>::n52], 
             t[k][N] = zero;
         }
     }
+#pragma GCC unroll 16
+    for (size_t k = 0; k < K; ++k)
+#pragma GCC unroll 16
+        for (size_t j = 0; j < N; ++j) r[k][j] = t[k][j];
+}
+
+// r_k = a_k b_k / 2^(52 N52) mod p, fully reduced, for a_k b_k < 2^(52 N52) p.
+template <class F, size_t K>
+C2LAB_IFMA_TARGET void mont_mul_radix52(const __m512i (&a)[K][radix52<F>::n52], const __m512i (&b)[K][radix52<F>::n52],
+                                        __m512i (&r)[K][radix52<F>::n52]) {
+    __m512i t[K][radix52<F>::n52];
+    mont_mul_radix52_lazy<F, K>(a, b, t);
 #pragma GCC unroll 16
     for (size_t k = 0; k < K; ++k) reduce_once<F>(t[k], r[k]);
 }
@@ -422,25 +469,48 @@ __attribute__((target("avx512f,avx512ifma,avx512vl,avx512bw"))) void butterfly_c
 }
 
 
-// The NTT's in-cache stages with the values kept in radix 2^52 (butterfly_stages): the chunk
-// is converted once into a buffer of N52 vectors per 8 elements (limb j of elements 8b..8b+7 in
-// vector N52 b + j), and so are the stages' twiddles; every stage then runs on the buffer, and
-// the chunk goes back to radix 2^64 once. butterfly_group converts p, q and w in and p, q out for
-// every stage. The butterfly itself is the same: q * 2^s (a limb shift here) times w, then
-// p + v and p + (p - v), each brought below p, so every stage's values equal the scalar ones.
+// The NTT's stages with the values kept in radix 2^52 (butterfly_stages, butterfly_row_stages):
+// a chunk (or a column tile) is converted once into a buffer of N52 vectors per 8 elements (limb j
+// of elements 8b..8b+7 in vector N52 b + j), every stage runs on the buffer, and the values go
+// back to radix 2^64 once.
+//
+// Between the stages the values are lazy (Harvey's butterflies without their corrections): a
+// butterfly takes x and q below B p, normalises q's limbs (a madd reads 52 bits of a limb),
+// multiplies it by the twiddle W without the final subtraction (t < q W / R' + p < 2p, as q <
+// R' = 2^(52 N52) and W < p), and stores x + t and x + 2p - t, both below (B + 2) p, their limbs
+// not normalised. From canonical inputs k stages leave values below (2k + 1) p. Fr's 260 bits
+// hold 35 p, so up to lazy_stages = 15 stages run between two settlements (values below 31 p,
+// normalised, then 16 p, 8 p, 4 p, 2 p and p subtracted where each does not borrow: canonical
+// again, so every path gives the same bits). A limb grows by less than 2^57 + 2^53 a stage:
+// below 2^61 after 15.
+//
+// The product divides by R' = 2^260 = 2^4 R (Fr). butterfly_batch takes q times 2^4 (a limb
+// shift) to land on q w / R; a lazy q up to 31 p would not fit 260 bits shifted, so these stages
+// take their twiddles in twiddle_form instead: W = w 2^4 mod p, precomputed.
+//
+// Per 8 butterflies (Fr): 105 madds and about 45 other vector operations, against 105 and about
+// 160 with the product, the sum and the difference each fully reduced (512-bit operations issue
+// on two ports on the Xeon, so the others cost about as much as the madds).
+template <class F>
+constexpr unsigned lazy_stages = 15;
 
-// a * 2^S for normalised limbs, a < 2^(52 N - S): limb k takes the low 52 - S bits of a_k
-// and the high S bits of a_(k-1).
-template <size_t N, unsigned S>
-C2LAB_IFMA_TARGET void shift_up_limbs(const __m512i* a, __m512i* r) {
-    const __m512i mask = _mm512_set1_epi64((uint64_t{1} << 52) - 1);
-    r[0] = _mm512_and_si512(_mm512_slli_epi64(a[0], S), mask);
-#pragma GCC unroll 16
-    for (size_t k = 1; k < N; ++k)
-        r[k] = _mm512_and_si512(_mm512_or_si512(_mm512_slli_epi64(a[k], S), _mm512_srli_epi64(a[k - 1], 52 - S)), mask);
+// A lazy value below 2^(lazy_stages + 1) p = 32 p (normalised or not) to its canonical form.
+template <class F>
+C2LAB_IFMA_TARGET void settle(__m512i* t) {
+    using R = radix52<F>;
+    static_assert(lazy_stages<F> == 15, "the cascade below subtracts 16 p first: values below 32 p");
+    normalize<F>(t);
+    subtract_if_at_least(t, R::template modulus_shl<4>, t);
+    subtract_if_at_least(t, R::template modulus_shl<3>, t);
+    subtract_if_at_least(t, R::template modulus_shl<2>, t);
+    subtract_if_at_least(t, R::template modulus_shl<1>, t);
+    subtract_if_at_least(t, R::modulus, t);
 }
+static_assert((radix52<fr>::modulus[radix52<fr>::n52 - 1] << 5) >> 52 == 0,
+              "32 p fits Fr's 5 limbs of 52 bits, so lazy values below 31 p do");
 
-// 8 consecutive elements to / from their N52 radix-2^52 vectors at buf (64-byte aligned).
+// 8 consecutive elements to / from their N52 radix-2^52 vectors at buf (64-byte aligned); the way
+// back settles lazy values first.
 template <class F>
 C2LAB_IFMA_TARGET void to_buffer(const F* src, __m512i* buf) {
     using R = radix52<F>;
@@ -451,46 +521,71 @@ C2LAB_IFMA_TARGET void to_buffer(const F* src, __m512i* buf) {
     for (size_t j = 0; j < R::n52; ++j) _mm512_store_si512(buf + j, r[j]);
 }
 template <class F>
-C2LAB_IFMA_TARGET void from_buffer(const __m512i* buf, F* dst) {
+C2LAB_IFMA_TARGET void from_buffer_settled(const __m512i* buf, F* dst) {
     using R = radix52<F>;
     __m512i x[R::n64], r[R::n52];
 #pragma GCC unroll 16
     for (size_t j = 0; j < R::n52; ++j) r[j] = _mm512_load_si512(buf + j);
+    settle<F>(r);
     to_radix64<R::n64, R::n52>(r, x);
     store_soa<R::n64>(dst[0].mont.data(), x);
 }
-
-// K groups of 8 butterflies on the buffer: (p_k, q_k) <- (p_k + w_k q_k, p_k - w_k q_k), each an
-// address of N52 vectors.
-template <class F, size_t K>
-C2LAB_IFMA_TARGET void butterfly_group_resident(__m512i* const (&p)[K], __m512i* const (&q)[K],
-                                                const __m512i* const (&w)[K]) {
-    using R = radix52<F>;
-    constexpr size_t N52 = R::n52;
-    __m512i q52[K][N52], w52[K][N52], v52[K][N52], qv[N52];
-#pragma GCC unroll 4
-    for (size_t k = 0; k < K; ++k) {
+// Every lazy value of the buffer (blocks of 8) settled in place.
+template <class F>
+C2LAB_IFMA_TARGET void settle_buffer(__m512i* buf, size_t blocks) {
+    constexpr size_t N52 = radix52<F>::n52;
+    for (size_t b = 0; b < blocks; ++b) {
+        __m512i r[N52];
 #pragma GCC unroll 16
-        for (size_t j = 0; j < N52; ++j) qv[j] = _mm512_load_si512(q[k] + j), w52[k][j] = _mm512_load_si512(w[k] + j);
-        shift_up_limbs<N52, R::shift>(qv, q52[k]);
+        for (size_t j = 0; j < N52; ++j) r[j] = _mm512_load_si512(buf + N52 * b + j);
+        settle<F>(r);
+#pragma GCC unroll 16
+        for (size_t j = 0; j < N52; ++j) _mm512_store_si512(buf + N52 * b + j, r[j]);
     }
-    mont_mul_radix52<F, K>(q52, w52, v52);  // v = w q < p
+}
+
+// The two lazy halves of a butterfly from x and t = W q (t below 2p, limbs not negative):
+// s = x + t and d = x + 2p - t, limb by limb.
+template <class F>
+C2LAB_IFMA_TARGET void lazy_sums(const __m512i* x, const __m512i* t, __m512i* s, __m512i* d) {
+    using R = radix52<F>;
+#pragma GCC unroll 16
+    for (size_t j = 0; j < R::n52; ++j) {
+        s[j] = _mm512_add_epi64(x[j], t[j]);
+        d[j] = _mm512_sub_epi64(_mm512_add_epi64(x[j], _mm512_set1_epi64(R::template modulus_shl<1>[j])), t[j]);
+    }
+}
+
+// K groups of 8 lazy butterflies on the buffer: (x_k, q_k) <- (x_k + W_k q_k, x_k + 2p - W_k q_k),
+// each an address of N52 vectors; W_k in twiddle_form, normalised.
+template <class F, size_t K>
+C2LAB_IFMA_TARGET void butterfly_group_lazy(__m512i* const (&x)[K], __m512i* const (&q)[K],
+                                            const __m512i* const (&w)[K]) {
+    constexpr size_t N52 = radix52<F>::n52;
+    __m512i q52[K][N52], w52[K][N52], t52[K][N52];
 #pragma GCC unroll 4
     for (size_t k = 0; k < K; ++k) {
-        __m512i pk[N52], s[N52], d[N52];
 #pragma GCC unroll 16
-        for (size_t j = 0; j < N52; ++j) pk[j] = _mm512_load_si512(p[k] + j);
-        butterfly_sums<F>(pk, v52[k], s, d);
+        for (size_t j = 0; j < N52; ++j) q52[k][j] = _mm512_load_si512(q[k] + j), w52[k][j] = _mm512_load_si512(w[k] + j);
+        normalize<F>(q52[k]);
+    }
+    mont_mul_radix52_lazy<F, K>(q52, w52, t52);  // t = W q < 2p
+#pragma GCC unroll 4
+    for (size_t k = 0; k < K; ++k) {
+        __m512i xk[N52], s[N52], d[N52];
 #pragma GCC unroll 16
-        for (size_t j = 0; j < N52; ++j) _mm512_store_si512(p[k] + j, s[j]), _mm512_store_si512(q[k] + j, d[j]);
+        for (size_t j = 0; j < N52; ++j) xk[j] = _mm512_load_si512(x[k] + j);
+        lazy_sums<F>(xk, t52[k], s, d);
+#pragma GCC unroll 16
+        for (size_t j = 0; j < N52; ++j) _mm512_store_si512(x[k] + j, s[j]), _mm512_store_si512(q[k] + j, d[j]);
     }
 }
 
 // Stages h = 1, 2, 4 on the buffer, where the two elements of a butterfly share a vector: each
 // 16 elements (two blocks) are permuted into the 8 butterflies' first elements u and second
-// elements q (two-source permutes), the 8 butterflies run as in butterfly_group_resident, and
-// u + wq, u - wq are permuted back. w: the stage's twiddle vector (lane l: the twiddle of the
-// l-th butterfly of 16 elements).
+// elements q (two-source permutes), the 8 butterflies run as in butterfly_group_lazy, and the
+// halves are permuted back. w: the stage's twiddle vector in twiddle_form (lane l: the twiddle of
+// the l-th butterfly of 16 elements).
 template <class F>
 C2LAB_IFMA_TARGET void low_stage(__m512i* data, size_t blocks, unsigned h, const __m512i* w) {
     using R = radix52<F>;
@@ -507,17 +602,17 @@ C2LAB_IFMA_TARGET void low_stage(__m512i* data, size_t blocks, unsigned h, const
     for (size_t b = 0; b + 1 < blocks; b += 2) {
         __m512i* x0 = data + N52 * b;
         __m512i* x1 = x0 + N52;
-        __m512i u[N52], qv[N52], q52[1][N52], w52[1][N52], v52[1][N52], s[N52], d[N52];
+        __m512i u[N52], q52[1][N52], w52[1][N52], t52[1][N52], s[N52], d[N52];
 #pragma GCC unroll 16
         for (size_t j = 0; j < N52; ++j) {
             const __m512i a0 = _mm512_load_si512(x0 + j), a1 = _mm512_load_si512(x1 + j);
             u[j] = _mm512_permutex2var_epi64(a0, i_top, a1);
-            qv[j] = _mm512_permutex2var_epi64(a0, i_bot, a1);
+            q52[0][j] = _mm512_permutex2var_epi64(a0, i_bot, a1);
             w52[0][j] = _mm512_load_si512(w + j);
         }
-        shift_up_limbs<N52, R::shift>(qv, q52[0]);
-        mont_mul_radix52<F, 1>(q52, w52, v52);
-        butterfly_sums<F>(u, v52[0], s, d);
+        normalize<F>(q52[0]);
+        mont_mul_radix52_lazy<F, 1>(q52, w52, t52);
+        lazy_sums<F>(u, t52[0], s, d);
 #pragma GCC unroll 16
         for (size_t j = 0; j < N52; ++j) {
             _mm512_store_si512(x0 + j, _mm512_permutex2var_epi64(s[j], i_back0, d[j]));
@@ -526,8 +621,20 @@ C2LAB_IFMA_TARGET void low_stage(__m512i* data, size_t blocks, unsigned h, const
     }
 }
 
+// Counts the stages run since the buffer was last settled and settles it every lazy_stages.
+template <class F>
+struct lazy_budget {
+    __m512i* data;
+    size_t blocks;
+    unsigned since = 0;
+    C2LAB_IFMA_TARGET void stage_done() {
+        if (++since == lazy_stages<F>) settle_buffer<F>(data, blocks), since = 0;
+    }
+};
+
 // Stages h = h_first .. len / 2 over x[0, len) (len >= 16), twiddle of butterfly j in stage h at
-// stage_tw[h + j] (1 for h = 1); data and twiddles in the two buffers (len / 8 blocks each).
+// stage_tw[h + j] in twiddle_form (1 for h = 1, not read); data and twiddles in the two buffers
+// (len / 8 blocks each).
 template <class F>
 __attribute__((target("avx512f,avx512ifma,avx512vl,avx512bw"))) void butterfly_stages_ifma(
     F* x, const F* stage_tw, size_t len, size_t h_first, __m512i* data, __m512i* tw) {
@@ -536,12 +643,15 @@ __attribute__((target("avx512f,avx512ifma,avx512vl,avx512bw"))) void butterfly_s
     for (size_t b = 0; b < blocks; ++b) to_buffer<F>(x + 8 * b, data + N52 * b);
     for (size_t b = std::max<size_t>(h_first, 8) / 8; b < blocks; ++b)
         to_buffer<F>(stage_tw + 8 * b, tw + N52 * b);  // rows h..2h of each stage
+    lazy_budget<F> budget{data, blocks};
+    const F one = twiddle_form_of(F::one());
     for (unsigned h = static_cast<unsigned>(h_first); h < 8; h <<= 1) {  // within a vector (len >= 16)
         F w[8];
         for (unsigned i = 0, e = 0; e < 16; ++e)
-            if ((e & h) == 0) w[i++] = h == 1 ? F::one() : stage_tw[h + e % h];
+            if ((e & h) == 0) w[i++] = h == 1 ? one : stage_tw[h + e % h];
         to_buffer<F>(w, tw);  // block 0 is not a stage's row from h = 8 on
         low_stage<F>(data, blocks, h, tw);
+        budget.stage_done();
     }
     for (size_t h = std::max<size_t>(h_first, 8); h < len; h <<= 1) {
         const size_t hb = h / 8;  // blocks per half block
@@ -556,22 +666,23 @@ __attribute__((target("avx512f,avx512ifma,avx512vl,avx512bw"))) void butterfly_s
                     q[k] = data + N52 * (blk + hb + jb + k);
                     w[k] = tw + N52 * (hb + jb + k);
                 }
-                butterfly_group_resident<F, K>(p, q, w);
+                butterfly_group_lazy<F, K>(p, q, w);
             }
             for (; jb < hb; ++jb) {
                 __m512i* const p[1] = {data + N52 * (blk + jb)};
                 __m512i* const q[1] = {data + N52 * (blk + hb + jb)};
                 const __m512i* const w[1] = {tw + N52 * (hb + jb)};
-                butterfly_group_resident<F, 1>(p, q, w);
+                butterfly_group_lazy<F, 1>(p, q, w);
             }
         }
+        budget.stage_done();
     }
-    for (size_t b = 0; b < blocks; ++b) from_buffer<F>(data + N52 * b, x + 8 * b);
+    for (size_t b = 0; b < blocks; ++b) from_buffer_settled<F>(data + N52 * b, x + 8 * b);
 }
 
 // The NTT's column-tile stages (butterfly_row_stages): rows of 16 elements (two blocks), the
-// tile converted once; for each stage hr and row rr the 16 twiddles are converted once and
-// serve every block of 2 hr rows.
+// tile converted once; for each stage hr and row rr the 16 twiddles (in twiddle_form) are
+// converted once and serve every block of 2 hr rows.
 template <class F>
 __attribute__((target("avx512f,avx512ifma,avx512vl,avx512bw"))) void butterfly_row_stages_ifma(
     F* buf, size_t rows, const std::function<void(size_t, size_t, F*)>& twiddles, __m512i* data) {
@@ -579,7 +690,8 @@ __attribute__((target("avx512f,avx512ifma,avx512vl,avx512bw"))) void butterfly_r
     alignas(64) __m512i wv[2 * N52];
     F w[16];
     for (size_t b = 0; b < 2 * rows; ++b) to_buffer<F>(buf + 8 * b, data + N52 * b);
-    for (size_t hr = 1; hr < rows; hr <<= 1)
+    lazy_budget<F> budget{data, 2 * rows};
+    for (size_t hr = 1; hr < rows; hr <<= 1) {
         for (size_t rr = 0; rr < hr; ++rr) {
             twiddles(hr, rr, w);
             to_buffer<F>(w, wv);
@@ -590,10 +702,23 @@ __attribute__((target("avx512f,avx512ifma,avx512vl,avx512bw"))) void butterfly_r
                 __m512i* const q = data + 2 * N52 * (br + rr + hr);
                 __m512i* const pk[2] = {p, p + N52};
                 __m512i* const qk[2] = {q, q + N52};
-                butterfly_group_resident<F, 2>(pk, qk, wk);
+                butterfly_group_lazy<F, 2>(pk, qk, wk);
             }
         }
-    for (size_t b = 0; b < 2 * rows; ++b) from_buffer<F>(data + N52 * b, buf + 8 * b);
+        budget.stage_done();
+    }
+    for (size_t b = 0; b < 2 * rows; ++b) from_buffer_settled<F>(data + N52 * b, buf + 8 * b);
+}
+
+// a * 2^S for normalised limbs, a < 2^(52 N - S): limb k takes the low 52 - S bits of a_k
+// and the high S bits of a_(k-1).
+template <size_t N, unsigned S>
+C2LAB_IFMA_TARGET void shift_up_limbs(const __m512i* a, __m512i* r) {
+    const __m512i mask = _mm512_set1_epi64((uint64_t{1} << 52) - 1);
+    r[0] = _mm512_and_si512(_mm512_slli_epi64(a[0], S), mask);
+#pragma GCC unroll 16
+    for (size_t k = 1; k < N; ++k)
+        r[k] = _mm512_and_si512(_mm512_or_si512(_mm512_slli_epi64(a[k], S), _mm512_srli_epi64(a[k - 1], 52 - S)), mask);
 }
 
 // Batched affine additions (affine_add_batch) over Fp and Fp2. Every value stays in radix
@@ -1078,6 +1203,15 @@ void affine_add_batch_impl(batch_path path, std::span<F> x1, std::span<F> y1, st
 
 void butterfly_batch(batch_path path, std::span<fr> p, std::span<fr> q, std::span<const fr> w) {
     butterfly_batch_impl(path, p, q, w);
+}
+
+fr twiddle_form(batch_path path, const fr& w) noexcept {
+    return path == batch_path::ifma ? twiddle_form_of(w) : w;
+}
+
+void twiddle_form(batch_path path, std::span<fr> w) noexcept {
+    if (path == batch_path::ifma)
+        for (fr& x : w) x = twiddle_form_of(x);
 }
 
 void butterfly_stages(batch_path path, std::span<fr> x, std::span<const fr> stage_tw, size_t h_first) {

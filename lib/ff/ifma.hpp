@@ -48,21 +48,28 @@ void square_batch(batch_path path, std::span<fr> out, std::span<const fr> a);
 // (p[i], q[i]) <- (p[i] + w[i] q[i], p[i] - w[i] q[i]), bit-identical to mont_field's
 // operators. p, q and w have the same length and must not overlap (c2lab::error otherwise).
 void butterfly_batch(batch_path path, std::span<fr> p, std::span<fr> q, std::span<const fr> w);
+// The form butterfly_stages and butterfly_row_stages take their twiddles in on `path`: w itself on
+// the scalar path; on the IFMA path w 2^4 mod p. There the values stay lazy between the stages
+// (below 31 p, limbs not normalised) and the radix-2^52 product divides by 2^260 = 2^4 R, so the
+// 2^4 that butterfly_batch puts on q (a limb shift of a value below p) goes on the twiddle.
+fr twiddle_form(batch_path path, const fr& w) noexcept;
+void twiddle_form(batch_path path, std::span<fr> w) noexcept;  // in place
 // The NTT's in-cache stages over one chunk: for h = h_first, 2 h_first, ..., x.size() / 2, every
 // block of 2h elements takes the butterflies (x[blk + j], x[blk + h + j]) with twiddle
-// stage_tw[h + j], j < h (1 for h = 1: stage_tw[1] is not read); the same bits as butterfly_batch
-// stage after stage. On the IFMA path the chunk and the twiddles are converted to radix 2^52 once
-// for all the stages (butterfly_batch converts p, q and w in and p, q out at every stage), and
-// the stages h = 1, 2, 4, whose pairs share a vector, run on permuted vectors. x.size() and
-// h_first powers of two, 16 <= x.size(), h_first <= x.size() / 2, stage_tw.size() >= x.size()
-// (c2lab::error otherwise).
+// stage_tw[h + j], j < h (1 for h = 1: stage_tw[1] is not read), given in twiddle_form(path);
+// the same bits as butterfly_batch stage after stage with the plain twiddles. On the IFMA path
+// the chunk and the twiddles are converted to radix 2^52 once for all the stages, the values
+// stay lazy between them (ifma.cpp), and the stages h = 1, 2, 4, whose pairs share a vector, run
+// on permuted vectors. x.size() and h_first powers of two, 16 <= x.size(), h_first <=
+// x.size() / 2, stage_tw.size() >= x.size() (c2lab::error otherwise).
 void butterfly_stages(batch_path path, std::span<fr> x, std::span<const fr> stage_tw, size_t h_first);
 // The NTT's stages over a column tile: buf holds `rows` rows of 16 elements (row r at buf[16 r],
 // rows a power of two >= 2); for hr = 1, 2, ..., rows / 2 and each rr < hr, twiddles(hr, rr, w)
-// writes the 16 twiddles of row rr of stage hr, and every block of 2 hr rows takes the
-// butterflies (row br + rr, row br + rr + hr), column by column with w; the same bits as
-// butterfly_batch row after row. On the IFMA path the tile is converted to radix 2^52 once, and
-// each row's twiddles once for all its blocks. c2lab::error on other shapes.
+// writes the 16 twiddles of row rr of stage hr in twiddle_form(path), and every block of 2 hr
+// rows takes the butterflies (row br + rr, row br + rr + hr), column by column with w; the same
+// bits as butterfly_batch row after row with the plain twiddles. On the IFMA path the tile is
+// converted to radix 2^52 once, each row's twiddles once for all its blocks, and the values stay
+// lazy between the stages. c2lab::error on other shapes.
 void butterfly_row_stages(batch_path path, std::span<fr> buf, size_t rows,
                           const std::function<void(size_t hr, size_t rr, fr* w)>& twiddles);
 

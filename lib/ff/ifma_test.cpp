@@ -260,13 +260,14 @@ TEST(butterfly_batch, refuses_overlap_and_mismatched_lengths) {
 
 // butterfly_stages on both paths against the stages written out with the field operators: every
 // chunk size from 16 (one group of two vectors) to 4096, every first stage (1, 2 and 4 permute
-// within a vector, 8 and up pair whole vectors), random values and twiddles, and the edges.
+// within a vector, 8 and up pair whole vectors), random values and twiddles, and the edges. 2^16
+// and 2^17 elements run 16 and 17 stages: the IFMA path's lazy values are settled after 15.
 TEST(butterfly_stages, both_paths_match_the_stages_written_out) {
     rng g(203);
     const auto e = edge_values<fr>();
-    for (size_t len : {16u, 32u, 64u, 128u, 4096u})
+    for (size_t len : {16u, 32u, 64u, 128u, 4096u, 65536u, 131072u})
         for (size_t h_first : {1u, 2u, 4u, 8u, 16u}) {
-            if (2 * h_first > len) continue;
+            if (2 * h_first > len || (len > 4096 && h_first > 2)) continue;
             std::vector<std::vector<fr>> inputs = {random_vector<fr>(len, g)};
             std::vector<fr> edges(len);
             for (size_t i = 0; i < len; ++i) edges[i] = e[(i * 5 + i / 7) % e.size()];
@@ -282,8 +283,9 @@ TEST(butterfly_stages, both_paths_match_the_stages_written_out) {
                             want[blk + h + j] = u - v;
                         }
                 for (batch_path path : available_paths()) {
-                    std::vector<fr> got = x0;
-                    butterfly_stages(path, got, tw, h_first);
+                    std::vector<fr> got = x0, tw_path = tw;
+                    twiddle_form(path, tw_path);
+                    butterfly_stages(path, got, tw_path, h_first);
                     ASSERT_EQ(got, want) << "len " << len << ", first stage " << h_first << ", path "
                                          << (path == batch_path::ifma ? "ifma" : "scalar");
                 }
@@ -291,8 +293,9 @@ TEST(butterfly_stages, both_paths_match_the_stages_written_out) {
         }
 }
 
-// butterfly_row_stages on both paths against the row stages written out: 2 to 1024 rows of 16,
-// twiddles that differ per stage, row and column, random values and the edges.
+// butterfly_row_stages on both paths against the row stages written out: 2 to 2^16 rows of 16 (16
+// stages: the IFMA path's lazy values are settled after 15), twiddles that differ per stage, row
+// and column, random values and the edges.
 TEST(butterfly_row_stages, both_paths_match_the_stages_written_out) {
     rng g(205);
     const auto e = edge_values<fr>();
@@ -300,7 +303,7 @@ TEST(butterfly_row_stages, both_paths_match_the_stages_written_out) {
     auto twiddles = [&](size_t hr, size_t rr, fr* w) {
         for (size_t t = 0; t < 16; ++t) w[t] = table[(hr * 31 + rr * 17 + t * 5) % table.size()];
     };
-    for (size_t rows : {2u, 4u, 8u, 64u, 1024u}) {
+    for (size_t rows : {2u, 4u, 8u, 64u, 1024u, 65536u}) {
         std::vector<fr> edges(16 * rows);
         for (size_t i = 0; i < edges.size(); ++i) edges[i] = e[(i * 3 + i / 11) % e.size()];
         for (const auto& x0 : {random_vector<fr>(16 * rows, g), edges}) {
@@ -320,7 +323,10 @@ TEST(butterfly_row_stages, both_paths_match_the_stages_written_out) {
                 }
             for (batch_path path : available_paths()) {
                 std::vector<fr> got = x0;
-                butterfly_row_stages(path, got, rows, twiddles);
+                butterfly_row_stages(path, got, rows, [&](size_t hr, size_t rr, fr* w) {
+                    twiddles(hr, rr, w);
+                    twiddle_form(path, std::span<fr>(w, 16));
+                });
                 ASSERT_EQ(got, want) << rows << " rows, path " << (path == batch_path::ifma ? "ifma" : "scalar");
             }
         }
@@ -330,6 +336,24 @@ TEST(butterfly_row_stages, both_paths_match_the_stages_written_out) {
         EXPECT_THROW(butterfly_row_stages(path, x, 3, twiddles), error);                          // 3 rows
         EXPECT_THROW(butterfly_row_stages(path, std::span<fr>(x).first(32), 4, twiddles), error);  // 2 rows given
         EXPECT_THROW(butterfly_row_stages(path, std::span<fr>(x).first(16), 1, twiddles), error);  // one row
+    }
+}
+
+// twiddle_form: w times 2^4 on the IFMA path (the radix-2^52 product's 2^260 over Fr's R = 2^256),
+// w itself on the scalar path; both forms of the span and of one element agree.
+TEST(twiddle_form, is_w_times_16_on_the_ifma_path_and_w_on_the_scalar_path) {
+    rng g(206);
+    auto w = random_vector<fr>(64, g);
+    const auto e = edge_values<fr>();
+    w.insert(w.end(), e.begin(), e.end());
+    for (batch_path path : {batch_path::scalar, batch_path::ifma}) {
+        std::vector<fr> got = w;
+        twiddle_form(path, got);
+        for (size_t i = 0; i < w.size(); ++i) {
+            const fr want = path == batch_path::ifma ? w[i] * fr::from_u64(16) : w[i];
+            ASSERT_EQ(got[i], want) << i;
+            ASSERT_EQ(twiddle_form(path, w[i]), want) << i;
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 #include "poly/domain.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <new>
 #include <string>
@@ -34,6 +35,16 @@ evaluation_domain::evaluation_domain(size_t log_n, unsigned threads) {
     // multiplies by omega: about n/2 multiplications in all.
     fr* tw = twiddles_.data();
     const fr w = omega_;
+    const bool ifma = ff::ifma_available();
+    if (ifma) {
+        try {
+            twiddles_ifma_.resize(half);
+        } catch (const std::bad_alloc&) {
+            throw error(errc::resource, "evaluation_domain: cannot allocate the IFMA path's " + std::to_string(half) +
+                                            " twiddles for n = 2^" + std::to_string(log_n));
+        }
+    }
+    fr* tw_ifma = twiddles_ifma_.data();
     parallel::in_arena(threads, [&] {
         parallel::for_chunks(half, parallel::default_grain, [&](size_t lo, size_t hi) {
             fr x = w.pow(static_cast<uint64_t>(lo));
@@ -41,8 +52,20 @@ evaluation_domain::evaluation_domain(size_t log_n, unsigned threads) {
                 tw[j] = x;
                 x *= w;
             }
+            if (ifma) {
+                std::copy(tw + lo, tw + hi, tw_ifma + lo);
+                ff::twiddle_form(ff::batch_path::ifma, std::span<fr>(tw_ifma + lo, hi - lo));
+            }
         });
     });
+}
+
+std::span<const fr> evaluation_domain::twiddles(ff::batch_path path) const {
+    if (path == ff::batch_path::scalar) return twiddles_;
+    if (twiddles_ifma_.size() != twiddles_.size())
+        throw error(errc::device, "evaluation_domain: no IFMA twiddle table (the AVX-512 IFMA path was not available "
+                                  "when the domain was made)");
+    return twiddles_ifma_;
 }
 
 evaluation_domain evaluation_domain::for_size(size_t n, unsigned threads) {

@@ -9,7 +9,7 @@
 //
 // Costs: construction is about n/2 field multiplications for the twiddles (split across
 // threads when n is large) plus three inversions; memory is 16*n bytes (n/2 elements of
-// 32 bytes). log_n may be at most Fr's 2-adicity, 32.
+// 32 bytes), twice that where the AVX-512 IFMA path is available (its own form of the table). log_n may be at most Fr's 2-adicity, 32.
 #pragma once
 
 #include <cstddef>
@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "ff/fields.hpp"
+#include "ff/ifma.hpp"
 
 namespace c2lab::poly {
 
@@ -49,12 +50,16 @@ public:
     // omega^j for j < n/2 (empty for n = 1). Stage s of a radix-2 NTT (blocks of 2h
     // elements) uses entry j * (n / 2h) for its j-th butterfly.
     std::span<const fr> twiddles() const noexcept { return twiddles_; }
+    // The same table in the form the NTT's stages take on `path` (ff::twiddle_form): twiddles()
+    // itself on the scalar path; on the IFMA path a second table (omega^j 2^4), made with the
+    // first where ff::ifma_available() (errc::device where it is not).
+    std::span<const fr> twiddles(ff::batch_path path) const;
 
 private:
     size_t log_n_ = 0;
     size_t n_ = 1;
     fr omega_, omega_inv_, size_inv_, g_, g_inv_, z_coset_, z_coset_inv_;
-    std::vector<fr> twiddles_;
+    std::vector<fr> twiddles_, twiddles_ifma_;
 };
 
 }  // namespace c2lab::poly

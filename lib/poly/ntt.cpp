@@ -98,7 +98,7 @@ inline void butterflies(fr* p, fr* q, const fr* w, size_t count) noexcept {
 // All stages with blocks of 2h <= len inside x[0, len). stage_tw[h + j] is the twiddle of
 // butterfly j in stage h (omega^(j (n/2)/h)), contiguous per stage. Ifma (from 16 elements):
 // every stage in radix 2^52, 8 butterflies per vector operation, the chunk converted once
-// (ff::butterfly_stages).
+// (ff::butterfly_stages), stage_tw then in the IFMA path's ff::twiddle_form.
 template <bool Ifma>
 void local_stages(fr* x, size_t len, const fr* stage_tw) {
     if (len < 2) return;
@@ -135,11 +135,15 @@ void forward_core_path(const evaluation_domain& d, std::span<fr> a, unsigned blo
 
     if (block_log == 0) block_log = default_block_log;
     const size_t chunk = std::min(n, size_t{1} << std::min<unsigned>(block_log, 32));
+    // Where the chunks and the column tiles run in radix 2^52 (ff::butterfly_stages and
+    // ff::butterfly_row_stages: from 16 elements), their twiddles come in the IFMA path's form.
+    const bool radix52_stages = Ifma && chunk >= 16;
+    const fr* stage_table = radix52_stages ? d.twiddles(ff::batch_path::ifma).data() : tw;
     // The in-cache stages' twiddles, gathered once into one contiguous row per stage (chunk
     // entries): every chunk reads them, and in the domain table they lie (n/2)/h apart.
     std::vector<fr> stage_tw(chunk);
     for (size_t h = 2; h < chunk; h <<= 1)
-        for (size_t j = 0; j < h; ++j) stage_tw[h + j] = tw[j * (half_n / h)];
+        for (size_t j = 0; j < h; ++j) stage_tw[h + j] = stage_table[j * (half_n / h)];
     parallel::for_chunks(n / chunk, 1, [&](size_t lo, size_t hi) {
         for (size_t c = lo; c < hi; ++c) local_stages<Ifma>(x + c * chunk, chunk, stage_tw.data());
     });
@@ -171,11 +175,11 @@ void forward_core_path(const evaluation_domain& d, std::span<fr> a, unsigned blo
                 // The twiddles of row rr in the stage of blocks of 2 hr rows (h = hr * chunk).
                 auto row_twiddles = [&](size_t hr, size_t rr, fr* wr) {
                     const size_t stride = half_n / (hr * chunk), j0 = rr * chunk + c0;
-                    for (size_t t = 0; t < cols; ++t) wr[t] = tw[(j0 + t) * stride];
+                    for (size_t t = 0; t < cols; ++t) wr[t] = stage_table[(j0 + t) * stride];
                     if (rr + 1 < hr)  // the next row's twiddles: a cache line each where stride > 1
-                        for (size_t t = 0; t < cols; ++t) __builtin_prefetch(tw + (j0 + chunk + t) * stride);
+                        for (size_t t = 0; t < cols; ++t) __builtin_prefetch(stage_table + (j0 + chunk + t) * stride);
                 };
-                if (Ifma && cols == 16) {  // in radix 2^52 from the first stage to the last
+                if (radix52_stages) {  // cols == 16: in radix 2^52 from the first stage to the last
                     ff::butterfly_row_stages(ff::batch_path::ifma, std::span<fr>(buf, rows * cols), rows, row_twiddles);
                 } else {
                     for (size_t hr = 1; hr < rows; hr <<= 1)

@@ -97,6 +97,24 @@ TEST(evaluation_domain, parallel_twiddles_match_serial) {
     EXPECT_EQ(d1.twiddles()[12345], d1.omega().pow(uint64_t{12345}));
 }
 
+// The table in each path's form: the scalar path's is twiddles() itself; the IFMA path's is
+// omega^j 2^4 (ff::twiddle_form) where that path is available, and refused where it is not.
+TEST(evaluation_domain, twiddles_in_each_paths_form) {
+    for (size_t log_n : {1u, 5u, 13u}) {
+        evaluation_domain d(log_n, 2);
+        const auto plain = d.twiddles();
+        const auto scalar = d.twiddles(ff::batch_path::scalar);
+        ASSERT_EQ(scalar.data(), plain.data());
+        if (!ff::ifma_available()) {
+            EXPECT_THROW(d.twiddles(ff::batch_path::ifma), error);
+            continue;
+        }
+        const auto ifma = d.twiddles(ff::batch_path::ifma);
+        ASSERT_EQ(ifma.size(), plain.size());
+        for (size_t j = 0; j < plain.size(); ++j) ASSERT_EQ(ifma[j], plain[j] * fr::from_u64(16)) << "j = " << j;
+    }
+}
+
 TEST(evaluation_domain, refuses_bad_sizes) {
     auto expect_bad_input = [](auto&& f) {
         try {
