@@ -7,6 +7,7 @@
 #include <sstream>
 #include <iterator>
 #include <string>
+#include <optional>
 #include <vector>
 
 #include <mutex>
@@ -565,6 +566,26 @@ TEST(groth16, params_file_round_trip_and_refusals) {
     EXPECT_TRUE(params_origin_matches(path));
     EXPECT_EQ(read_parameters(path, params_io::mmap, params_check::own), s.params);
     EXPECT_EQ(read_parameters(path, params_io::read, params_check::own), s.params);
+    {
+        // The trusted mapped load borrows the queries from the mapping (no copy); the others own
+        // theirs. A copy shares the mapping and outlives the original.
+        parameters borrowed = read_parameters(path, params_io::mmap, params_check::own);
+        EXPECT_TRUE(borrowed.h.borrowed() && borrowed.l.borrowed() && borrowed.a.borrowed() &&
+                    borrowed.b_g1.borrowed() && borrowed.b_g2.borrowed());
+        EXPECT_FALSE(read_parameters(path, params_io::read, params_check::own).h.borrowed());
+        EXPECT_FALSE(read_parameters(path, params_io::mmap, params_check::full).h.borrowed());
+        std::optional<parameters> copy(borrowed);
+        borrowed = parameters{};
+        EXPECT_TRUE(borrowed.h.empty());
+        EXPECT_TRUE(copy->b_g2.borrowed());
+        EXPECT_EQ(*copy, s.params);
+        const proof from_copy = create_proof(*copy, s.pa, fr::from_u64(3), fr::from_u64(4));
+        EXPECT_TRUE(verify_proof(prepare_verifying_key(copy->vk), from_copy, std::vector<fr>{s.out}));
+        // A query's owned vector replaces its view.
+        std::vector<g1_affine>& owned = copy->h.owned();
+        EXPECT_FALSE(copy->h.borrowed());
+        EXPECT_TRUE(owned.empty() && copy->h.empty());
+    }
     EXPECT_EQ(parse_params_check("own"), params_check::own);
     EXPECT_EQ(to_string(params_check::full), "full");
     EXPECT_EQ(kind_of([] { (void)parse_params_check("none"); }), errc::bad_input);

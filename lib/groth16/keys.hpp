@@ -47,6 +47,7 @@
 
 #include "ec/g2.hpp"
 #include "ec/pairing.hpp"
+#include "groth16/query_points.hpp"
 
 namespace c2lab::groth16 {
 
@@ -75,13 +76,15 @@ struct prepared_verifying_key {
     explicit prepared_verifying_key(const verifying_key& vk);
 };
 
+// The queries are query_points: owned vectors, or (a trusted load of a mapped parameters file,
+// params_file.hpp) the file's own pages, kept mapped while the parameters or a copy live.
 struct parameters {
     verifying_key vk;
-    std::vector<g1_affine> h;     // n - 1 points
-    std::vector<g1_affine> l;     // one per aux variable
-    std::vector<g1_affine> a;     // inputs (all) + aux with a_aux bit
-    std::vector<g1_affine> b_g1;  // inputs with b_input bit + aux with b_aux bit
-    std::vector<g2_affine> b_g2;  // same selection as b_g1
+    query_points<g1_affine> h;     // n - 1 points
+    query_points<g1_affine> l;     // one per aux variable
+    query_points<g1_affine> a;     // inputs (all) + aux with a_aux bit
+    query_points<g1_affine> b_g1;  // inputs with b_input bit + aux with b_aux bit
+    query_points<g2_affine> b_g2;  // same selection as b_g1
     // The digest of the structure of the circuit they were made for (r1cs::circuit_shape::
     // digest), recorded in the parameters file; all zeros: not known. Setup leaves it to the
     // caller, who has the circuit's shape.

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -113,8 +114,8 @@ public:
         put_fp(p.y.c0);
         put_fp(p.y.c1);
     }
-    template <class P>
-    void put_all(const std::vector<P>& ps) {
+    template <class Points>
+    void put_all(const Points& ps) {
         for (const auto& p : ps) put(p);
     }
     // Writes the buffered bytes and the digest of everything; returns the XXH3-128 of all the
@@ -344,6 +345,17 @@ void read_points(const std::string& path, const char* name, const uint8_t*& at, 
     }
 }
 
+// A trusted query borrowed where it lies: count records at `at` (the in-memory points), kept
+// alive by keeper. Records are 96 or 192 bytes from an offset that is a multiple of 8 in a
+// page-aligned mapping, so the points are aligned.
+template <class P>
+void borrow_points(const std::shared_ptr<const void>& keeper, const uint8_t*& at, size_t count, query_points<P>& out) {
+    if (reinterpret_cast<uintptr_t>(at) % alignof(P) != 0)
+        throw error(errc::internal, "read_parameters: a query's records are not aligned for its points");
+    out = query_points<P>(keeper, reinterpret_cast<const P*>(at), count);
+    at += count * sizeof(P);
+}
+
 template <class P>
 P read_vk_point(const std::string& path, const char* name, const uint8_t*& at) {
     std::vector<P> one;
@@ -446,11 +458,15 @@ params_header parse_header(const std::string& path, std::span<const uint8_t> hea
 }
 
 // recorded: the XXH3-128 of an origin record that matches the file (params_check::own): then the
-// points are copied unchecked and the contents compared with it instead of the SHA-256. Else
+// points are taken unchecked and the contents compared with it instead of the SHA-256. Else
 // every point is checked, and *whole (when given) gets the XXH3-128 of the bytes checked.
+// keeper: what keeps `bytes` alive (a mapped file); given, a trusted decode borrows the query
+// points where they lie in bytes instead of copying them (query_points).
 parameters decode(const std::string& path, std::span<const uint8_t> bytes, const release_fn& release,
-                  const std::optional<xxh3_digest>& recorded = std::nullopt, xxh3_digest* whole = nullptr) {
+                  const std::optional<xxh3_digest>& recorded = std::nullopt, xxh3_digest* whole = nullptr,
+                  const std::shared_ptr<const void>& keeper = nullptr) {
     const bool trusted = recorded.has_value();
+    const bool borrow = trusted && keeper != nullptr && std::endian::native == std::endian::little;
     const size_t size = bytes.size();
     const params_header head = parse_header(path, bytes.first(std::min<size_t>(size, params_file_header_bytes)), size);
     const uint64_t nic = head.ic, nh = head.h, nl = head.l, n_a = head.a, nb1 = head.b_g1, nb2 = head.b_g2;
@@ -474,14 +490,16 @@ parameters decode(const std::string& path, std::span<const uint8_t> bytes, const
         const auto decoded = [&] { tracker.passed(release_tracker::decoder, size_t(at - bytes.data())); };
         auto& vk = p.vk;
         // The vectors made at once, each on a thread of its own: their zero-fills (about 0.14 s
-        // for 1.1 GB on one thread) then overlap.
+        // for 1.1 GB on one thread) then overlap. Borrowed queries need none.
         tbb::task_group rooms;
         rooms.run([&] { make_room(vk.ic, nic); });
-        rooms.run([&] { make_room(p.h, nh); });
-        rooms.run([&] { make_room(p.l, nl); });
-        rooms.run([&] { make_room(p.a, n_a); });
-        rooms.run([&] { make_room(p.b_g1, nb1); });
-        rooms.run([&] { make_room(p.b_g2, nb2); });
+        if (!borrow) {
+            rooms.run([&] { make_room(p.h.owned(), nh); });
+            rooms.run([&] { make_room(p.l.owned(), nl); });
+            rooms.run([&] { make_room(p.a.owned(), n_a); });
+            rooms.run([&] { make_room(p.b_g1.owned(), nb1); });
+            rooms.run([&] { make_room(p.b_g2.owned(), nb2); });
+        }
         rooms.wait();
         vk.alpha_g1 = read_vk_point<g1_affine>(path, "alpha_g1", at);
         vk.beta_g1 = read_vk_point<g1_affine>(path, "beta_g1", at);
@@ -490,11 +508,19 @@ parameters decode(const std::string& path, std::span<const uint8_t> bytes, const
         vk.delta_g1 = read_vk_point<g1_affine>(path, "delta_g1", at);
         vk.delta_g2 = read_vk_point<g2_affine>(path, "delta_g2", at);
         read_points(path, "ic", at, nic, vk.ic, decoded, trusted);
-        read_points(path, "h", at, nh, p.h, decoded, trusted);
-        read_points(path, "l", at, nl, p.l, decoded, trusted);
-        read_points(path, "a", at, n_a, p.a, decoded, trusted);
-        read_points(path, "b_g1", at, nb1, p.b_g1, decoded, trusted);
-        read_points(path, "b_g2", at, nb2, p.b_g2, decoded, trusted);
+        if (borrow) {
+            borrow_points(keeper, at, nh, p.h);
+            borrow_points(keeper, at, nl, p.l);
+            borrow_points(keeper, at, n_a, p.a);
+            borrow_points(keeper, at, nb1, p.b_g1);
+            borrow_points(keeper, at, nb2, p.b_g2);
+        } else {
+            read_points(path, "h", at, nh, p.h.owned(), decoded, trusted);
+            read_points(path, "l", at, nl, p.l.owned(), decoded, trusted);
+            read_points(path, "a", at, n_a, p.a.owned(), decoded, trusted);
+            read_points(path, "b_g1", at, nb1, p.b_g1.owned(), decoded, trusted);
+            read_points(path, "b_g2", at, nb2, p.b_g2.owned(), decoded, trusted);
+        }
         tracker.passed(release_tracker::decoder, size);
     } catch (...) {
         decode_error = std::current_exception();
@@ -622,6 +648,11 @@ parameters read_parameters(const std::string& path, params_io io, params_check c
     if (io == params_io::read) {
         const read_file_bytes file(path);
         p = decode(path, file.bytes(), {}, recorded, &checked);
+    } else if (recorded) {
+        // Trusted: the query points are the mapped file's pages, used where they lie (no copy);
+        // the mapping lives as long as the parameters (or a copy of them).
+        const auto file = std::make_shared<const mapped_file>(path, read_context);
+        p = decode(path, file->bytes(), {}, recorded, &checked, file);
     } else {
         const mapped_file file(path, read_context);
         p = decode(path, file.bytes(), [&](const uint8_t* b, const uint8_t* e) { file.release(b, e); }, recorded,

@@ -32,7 +32,12 @@
 // params_io::read) and checks the checksum and the points at once: one task hashes the file
 // while the other threads decode it. Mapped, it hands back each range both have passed
 // (MADV_DONTNEED: the pages stay in the page cache), so the peak of a load is the decoded
-// parameters and about one vector's pages, not twice the parameters. It throws
+// parameters and about one vector's pages, not twice the parameters. A trusted load
+// (params_check::own, the origin record matching) of a mapped file copies nothing: the query
+// points are the file's records where they lie (query_points, borrowed), the mapping kept while
+// the parameters or a copy of them live; its contents are still hashed against the record
+// before read_parameters returns. (A file changed in place afterwards would change them too:
+// c2lab writes parameters files only by rename.) It throws
 // c2lab::error naming the path and the problem: errc::io (cannot open/read/write),
 // errc::bad_input (truncated, trailing bytes, bad magic, unsupported version, inconsistent
 // counts, checksum mismatch, non-canonical coordinates, a point off its curve or, for the
