@@ -25,7 +25,8 @@
 //
 // Butterflies: where cpu::use_ifma (AVX-512 IFMA, core/cpu.hpp), 8 butterflies per vector
 // operation, the values kept in radix 2^52 through all the stages of a chunk and of a column tile
-// (ff::butterfly_stages, ff::butterfly_row_stages: converted in and out once, not per stage);
+// (ff::butterfly_stages, ff::butterfly_row_stages: converted in and out once, not per stage, and
+// lazy between the stages, below 31 p, settled once; their twiddles in ff::twiddle_form);
 // elsewhere, and with C2LAB_NO_AVX512=1, one assembly loop of mulx/adcx/adox butterflies
 // (ff::mont_butterflies_asm), and with C2LAB_PORTABLE=1 the field operators. All give the same
 // bits. bench_ntt ntt/forward log_n 20, one thread, on the 2-core AMD EPYC: 207-221 ms scalar,
