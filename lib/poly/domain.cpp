@@ -25,25 +25,22 @@ evaluation_domain::evaluation_domain(size_t log_n, unsigned threads) {
     z_coset_inv_ = z_coset_.inverse();
 
     const size_t half = n_ / 2;
-    try {
-        twiddles_.resize(half);
-    } catch (const std::bad_alloc&) {
-        throw error(errc::resource, "evaluation_domain: cannot allocate " + std::to_string(half) +
-                                        " twiddles for n = 2^" + std::to_string(log_n));
-    }
+    auto allocate = [&](std::vector<fr>& table, const char* which) {
+        try {
+            table.resize(half);
+        } catch (const std::bad_alloc&) {
+            throw error(errc::resource, std::string("evaluation_domain: cannot allocate ") + which +
+                                            std::to_string(half) + " twiddles for n = 2^" + std::to_string(log_n));
+        }
+    };
+    allocate(twiddles_, "");
+    // The IFMA path's form of the table (ff::twiddle_form), made beside the first.
+    const bool ifma = ff::ifma_available();
+    if (ifma) allocate(twiddles_ifma_, "the IFMA path's ");
     // omega^j: each chunk starts from omega^lo (one pow, ~log2(lo) squarings) and then
     // multiplies by omega: about n/2 multiplications in all.
     fr* tw = twiddles_.data();
     const fr w = omega_;
-    const bool ifma = ff::ifma_available();
-    if (ifma) {
-        try {
-            twiddles_ifma_.resize(half);
-        } catch (const std::bad_alloc&) {
-            throw error(errc::resource, "evaluation_domain: cannot allocate the IFMA path's " + std::to_string(half) +
-                                            " twiddles for n = 2^" + std::to_string(log_n));
-        }
-    }
     fr* tw_ifma = twiddles_ifma_.data();
     parallel::in_arena(threads, [&] {
         parallel::for_chunks(half, parallel::default_grain, [&](size_t lo, size_t hi) {
