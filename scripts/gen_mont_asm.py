@@ -100,8 +100,11 @@ def intel(op):
     return "    " + op[0] + " " + ", ".join(fmt(x) for x in op[1:])
 
 
-def gen_function(n):
-    name = f"c2lab_mont_mul_{n}"
+def gen_function(n, lazy=False):
+    """c2lab_mont_mul_n(r, a, b, p, n0): r = a b / R mod p. lazy: c2lab_mont_mul_n_lazy, the same
+    without the final subtraction: r = a b / R + (0 or p), below 2p for a b < R p (inputs below 2p
+    where 4p < R, as for Fp: 4p < 2^383)."""
+    name = f"c2lab_mont_mul_{n}" + ("_lazy" if lazy else "")
     # rdi = r (saved on the stack: the register is needed), rsi = a, rdx = b (moved to r9),
     # rcx = p, r8 = n0
     t = ["r11", "rbx", "rbp", "r12", "r13", "r14", "r15"][: n + 1]
@@ -116,8 +119,11 @@ def gen_function(n):
     body, t = schedule(n, t, "rax", h, "rsi", "r9", "rcx", "r8")
     out += [intel(x) for x in body]
     out += ["    pop rsi", "    .cfi_adjust_cfa_offset -8"]  # rsi = r
-    spare = [t[n], "rax", "r10", "rdi", "r9", "rdx", "r8"][:n]
-    out += [intel(x) for x in final_subtract(n, t, spare, "rcx", "rsi")]
+    if lazy:
+        out += [intel(("mov", ("mem", "rsi", j), t[j])) for j in range(n)]
+    else:
+        spare = [t[n], "rax", "r10", "rdi", "r9", "rdx", "r8"][:n]
+        out += [intel(x) for x in final_subtract(n, t, spare, "rcx", "rsi")]
     for r in reversed(saved):
         out += [f"    pop {r}", "    .cfi_adjust_cfa_offset -8", f"    .cfi_restore {r}"]
     out += ["    ret", ".cfi_endproc", f".size {name}, .-{name}"]
@@ -624,6 +630,7 @@ def main():
         f.write("# Montgomery multiplication for x86-64 with BMI2 (mulx) and ADX (adcx/adox).\n")
         f.write(".intel_syntax noprefix\n.text\n")
         f.write(gen_function(6) + "\n\n")
+        f.write(gen_function(6, lazy=True) + "\n\n")
         f.write(gen_square_function() + "\n\n")
         f.write(gen_butterflies() + "\n\n")
         f.write(gen_butterflies(pdep=True) + "\n\n")

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/cpu.hpp"
+#include "core/rng.hpp"
 #include "ff/fields.hpp"
 
 namespace c2lab::ff {
@@ -112,6 +113,44 @@ TYPED_TEST(prime_field, asm_matches_portable_on_edges_and_random) {
         F a = F::random(g);
         check(a, a.inverse());
     }
+}
+
+// The lazy product (mont_mul_lazy_into: no final subtraction) on inputs below 2p, the edges
+// p .. 2p - 1 included: below 2p, and congruent to the full product of the inputs reduced.
+TEST(fp, lazy_product_is_below_2p_and_congruent) {
+    using F = fp;
+    limbs<6> two_p = F::modulus;
+    add_to(two_p, F::modulus);  // 2p < 2^382: no carry out
+    auto reduced = [](limbs<6> x) {
+        if (!less_than(x, F::modulus)) sub_from(x, F::modulus);
+        return F::from_mont(x);
+    };
+    std::vector<limbs<6>> in;
+    for (const F& e : edge_values<F>()) {
+        in.push_back(e.mont);
+        limbs<6> hi = e.mont;
+        add_to(hi, F::modulus);  // e + p: the same value, above p
+        in.push_back(hi);
+    }
+    limbs<6> top = two_p;
+    sub_from(top, repr_of<F>(1));  // 2p - 1
+    in.push_back(top);
+    rng g(77);
+    for (int i = 0; i < 64; ++i) {
+        limbs<6> r = F::random(g).mont;
+        if (i % 2) add_to(r, F::modulus);
+        in.push_back(r);
+    }
+    for (const auto& a : in)
+        for (const auto& b : in) {
+            limbs<6> r;
+            mont_mul_lazy_into(r, a, b, F::modulus, F::n0);
+            ASSERT_TRUE(less_than(r, two_p));
+            ASSERT_EQ(reduced(r), reduced(a) * reduced(b));
+            limbs<6> alias = a;  // r may alias an input
+            mont_mul_lazy_into(alias, alias, b, F::modulus, F::n0);
+            ASSERT_EQ(alias, r);
+        }
 }
 
 // The dedicated 6-limb square of Fp (c2lab_mont_sqr_6) against the portable product a * a.

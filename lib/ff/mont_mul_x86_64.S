@@ -337,6 +337,323 @@ c2lab_mont_mul_6:
 .cfi_endproc
 .size c2lab_mont_mul_6, .-c2lab_mont_mul_6
 
+.globl c2lab_mont_mul_6_lazy
+.type c2lab_mont_mul_6_lazy,@function
+.p2align 5
+c2lab_mont_mul_6_lazy:
+.cfi_startproc
+    push rbx
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset rbx, 0
+    push rbp
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset rbp, 0
+    push r12
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset r12, 0
+    push r13
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset r13, 0
+    push r14
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset r14, 0
+    push r15
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset r15, 0
+    push rdi
+    .cfi_adjust_cfa_offset 8
+    mov r9, rdx
+    mov rdx, qword ptr [r9 + 0]
+    mulx rbx, r11, qword ptr [rsi + 0]
+    mulx rbp, rax, qword ptr [rsi + 8]
+    add rbx, rax
+    mulx r12, rax, qword ptr [rsi + 16]
+    adc rbp, rax
+    mulx r13, rax, qword ptr [rsi + 24]
+    adc r12, rax
+    mulx r14, rax, qword ptr [rsi + 32]
+    adc r13, rax
+    mulx r15, rax, qword ptr [rsi + 40]
+    adc r14, rax
+    adc r15, 0
+    mov rdx, r11
+    imul rdx, r8
+    xor eax, eax
+    mulx r10, rax, qword ptr [rcx + 0]
+    adox r11, rax
+    mulx rdi, rax, qword ptr [rcx + 8]
+    adcx rax, r10
+    adox rbx, rax
+    mulx r10, rax, qword ptr [rcx + 16]
+    adcx rax, rdi
+    adox rbp, rax
+    mulx rdi, rax, qword ptr [rcx + 24]
+    adcx rax, r10
+    adox r12, rax
+    mulx r10, rax, qword ptr [rcx + 32]
+    adcx rax, rdi
+    adox r13, rax
+    mulx rdi, rax, qword ptr [rcx + 40]
+    adcx rax, r10
+    adox r14, rax
+    mov edx, 0
+    adcx rdi, rdx
+    adox r15, rdi
+    mov rdx, qword ptr [r9 + 8]
+    xor eax, eax
+    mulx r10, rax, qword ptr [rsi + 0]
+    adox rbx, rax
+    mulx rdi, rax, qword ptr [rsi + 8]
+    adcx rax, r10
+    adox rbp, rax
+    mulx r10, rax, qword ptr [rsi + 16]
+    adcx rax, rdi
+    adox r12, rax
+    mulx rdi, rax, qword ptr [rsi + 24]
+    adcx rax, r10
+    adox r13, rax
+    mulx r10, rax, qword ptr [rsi + 32]
+    adcx rax, rdi
+    adox r14, rax
+    mulx r11, rax, qword ptr [rsi + 40]
+    adcx rax, r10
+    adox r15, rax
+    mov edx, 0
+    adcx r11, rdx
+    adox r11, rdx
+    mov rdx, rbx
+    imul rdx, r8
+    xor eax, eax
+    mulx r10, rax, qword ptr [rcx + 0]
+    adox rbx, rax
+    mulx rdi, rax, qword ptr [rcx + 8]
+    adcx rax, r10
+    adox rbp, rax
+    mulx r10, rax, qword ptr [rcx + 16]
+    adcx rax, rdi
+    adox r12, rax
+    mulx rdi, rax, qword ptr [rcx + 24]
+    adcx rax, r10
+    adox r13, rax
+    mulx r10, rax, qword ptr [rcx + 32]
+    adcx rax, rdi
+    adox r14, rax
+    mulx rdi, rax, qword ptr [rcx + 40]
+    adcx rax, r10
+    adox r15, rax
+    mov edx, 0
+    adcx rdi, rdx
+    adox r11, rdi
+    mov rdx, qword ptr [r9 + 16]
+    xor eax, eax
+    mulx r10, rax, qword ptr [rsi + 0]
+    adox rbp, rax
+    mulx rdi, rax, qword ptr [rsi + 8]
+    adcx rax, r10
+    adox r12, rax
+    mulx r10, rax, qword ptr [rsi + 16]
+    adcx rax, rdi
+    adox r13, rax
+    mulx rdi, rax, qword ptr [rsi + 24]
+    adcx rax, r10
+    adox r14, rax
+    mulx r10, rax, qword ptr [rsi + 32]
+    adcx rax, rdi
+    adox r15, rax
+    mulx rbx, rax, qword ptr [rsi + 40]
+    adcx rax, r10
+    adox r11, rax
+    mov edx, 0
+    adcx rbx, rdx
+    adox rbx, rdx
+    mov rdx, rbp
+    imul rdx, r8
+    xor eax, eax
+    mulx r10, rax, qword ptr [rcx + 0]
+    adox rbp, rax
+    mulx rdi, rax, qword ptr [rcx + 8]
+    adcx rax, r10
+    adox r12, rax
+    mulx r10, rax, qword ptr [rcx + 16]
+    adcx rax, rdi
+    adox r13, rax
+    mulx rdi, rax, qword ptr [rcx + 24]
+    adcx rax, r10
+    adox r14, rax
+    mulx r10, rax, qword ptr [rcx + 32]
+    adcx rax, rdi
+    adox r15, rax
+    mulx rdi, rax, qword ptr [rcx + 40]
+    adcx rax, r10
+    adox r11, rax
+    mov edx, 0
+    adcx rdi, rdx
+    adox rbx, rdi
+    mov rdx, qword ptr [r9 + 24]
+    xor eax, eax
+    mulx r10, rax, qword ptr [rsi + 0]
+    adox r12, rax
+    mulx rdi, rax, qword ptr [rsi + 8]
+    adcx rax, r10
+    adox r13, rax
+    mulx r10, rax, qword ptr [rsi + 16]
+    adcx rax, rdi
+    adox r14, rax
+    mulx rdi, rax, qword ptr [rsi + 24]
+    adcx rax, r10
+    adox r15, rax
+    mulx r10, rax, qword ptr [rsi + 32]
+    adcx rax, rdi
+    adox r11, rax
+    mulx rbp, rax, qword ptr [rsi + 40]
+    adcx rax, r10
+    adox rbx, rax
+    mov edx, 0
+    adcx rbp, rdx
+    adox rbp, rdx
+    mov rdx, r12
+    imul rdx, r8
+    xor eax, eax
+    mulx r10, rax, qword ptr [rcx + 0]
+    adox r12, rax
+    mulx rdi, rax, qword ptr [rcx + 8]
+    adcx rax, r10
+    adox r13, rax
+    mulx r10, rax, qword ptr [rcx + 16]
+    adcx rax, rdi
+    adox r14, rax
+    mulx rdi, rax, qword ptr [rcx + 24]
+    adcx rax, r10
+    adox r15, rax
+    mulx r10, rax, qword ptr [rcx + 32]
+    adcx rax, rdi
+    adox r11, rax
+    mulx rdi, rax, qword ptr [rcx + 40]
+    adcx rax, r10
+    adox rbx, rax
+    mov edx, 0
+    adcx rdi, rdx
+    adox rbp, rdi
+    mov rdx, qword ptr [r9 + 32]
+    xor eax, eax
+    mulx r10, rax, qword ptr [rsi + 0]
+    adox r13, rax
+    mulx rdi, rax, qword ptr [rsi + 8]
+    adcx rax, r10
+    adox r14, rax
+    mulx r10, rax, qword ptr [rsi + 16]
+    adcx rax, rdi
+    adox r15, rax
+    mulx rdi, rax, qword ptr [rsi + 24]
+    adcx rax, r10
+    adox r11, rax
+    mulx r10, rax, qword ptr [rsi + 32]
+    adcx rax, rdi
+    adox rbx, rax
+    mulx r12, rax, qword ptr [rsi + 40]
+    adcx rax, r10
+    adox rbp, rax
+    mov edx, 0
+    adcx r12, rdx
+    adox r12, rdx
+    mov rdx, r13
+    imul rdx, r8
+    xor eax, eax
+    mulx r10, rax, qword ptr [rcx + 0]
+    adox r13, rax
+    mulx rdi, rax, qword ptr [rcx + 8]
+    adcx rax, r10
+    adox r14, rax
+    mulx r10, rax, qword ptr [rcx + 16]
+    adcx rax, rdi
+    adox r15, rax
+    mulx rdi, rax, qword ptr [rcx + 24]
+    adcx rax, r10
+    adox r11, rax
+    mulx r10, rax, qword ptr [rcx + 32]
+    adcx rax, rdi
+    adox rbx, rax
+    mulx rdi, rax, qword ptr [rcx + 40]
+    adcx rax, r10
+    adox rbp, rax
+    mov edx, 0
+    adcx rdi, rdx
+    adox r12, rdi
+    mov rdx, qword ptr [r9 + 40]
+    xor eax, eax
+    mulx r10, rax, qword ptr [rsi + 0]
+    adox r14, rax
+    mulx rdi, rax, qword ptr [rsi + 8]
+    adcx rax, r10
+    adox r15, rax
+    mulx r10, rax, qword ptr [rsi + 16]
+    adcx rax, rdi
+    adox r11, rax
+    mulx rdi, rax, qword ptr [rsi + 24]
+    adcx rax, r10
+    adox rbx, rax
+    mulx r10, rax, qword ptr [rsi + 32]
+    adcx rax, rdi
+    adox rbp, rax
+    mulx r13, rax, qword ptr [rsi + 40]
+    adcx rax, r10
+    adox r12, rax
+    mov edx, 0
+    adcx r13, rdx
+    adox r13, rdx
+    mov rdx, r14
+    imul rdx, r8
+    xor eax, eax
+    mulx r10, rax, qword ptr [rcx + 0]
+    adox r14, rax
+    mulx rdi, rax, qword ptr [rcx + 8]
+    adcx rax, r10
+    adox r15, rax
+    mulx r10, rax, qword ptr [rcx + 16]
+    adcx rax, rdi
+    adox r11, rax
+    mulx rdi, rax, qword ptr [rcx + 24]
+    adcx rax, r10
+    adox rbx, rax
+    mulx r10, rax, qword ptr [rcx + 32]
+    adcx rax, rdi
+    adox rbp, rax
+    mulx rdi, rax, qword ptr [rcx + 40]
+    adcx rax, r10
+    adox r12, rax
+    mov edx, 0
+    adcx rdi, rdx
+    adox r13, rdi
+    pop rsi
+    .cfi_adjust_cfa_offset -8
+    mov qword ptr [rsi + 0], r15
+    mov qword ptr [rsi + 8], r11
+    mov qword ptr [rsi + 16], rbx
+    mov qword ptr [rsi + 24], rbp
+    mov qword ptr [rsi + 32], r12
+    mov qword ptr [rsi + 40], r13
+    pop r15
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore r15
+    pop r14
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore r14
+    pop r13
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore r13
+    pop r12
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore r12
+    pop rbp
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore rbp
+    pop rbx
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore rbx
+    ret
+.cfi_endproc
+.size c2lab_mont_mul_6_lazy, .-c2lab_mont_mul_6_lazy
+
 .globl c2lab_mont_sqr_6
 .type c2lab_mont_sqr_6,@function
 .p2align 5

@@ -97,6 +97,14 @@ inline void mul_to(ff::fp& r, const ff::fp& a, const ff::fp& b) noexcept {
 #endif
     r = a * b;
 }
+// The same without the final subtraction where the product only feeds other products (the
+// batch's prefix products and running inverse): below 2p for factors below 2p (ff::mont_mul_lazy_into).
+// Fp2 keeps the full product.
+inline void mul_lazy_to(ff::fp& r, const ff::fp& a, const ff::fp& b) noexcept {
+    ff::mont_mul_lazy_into(r.mont, a.mont, b.mont, ff::fp::modulus, ff::fp::n0);
+}
+inline void mul_to(ff::fp2& r, const ff::fp2& a, const ff::fp2& b) noexcept;
+inline void mul_lazy_to(ff::fp2& r, const ff::fp2& a, const ff::fp2& b) noexcept { mul_to(r, a, b); }
 inline void mul_to(ff::fp2& r, const ff::fp2& a, const ff::fp2& b) noexcept {
 #if defined(C2LAB_HAVE_X86_ASM)
     if (cpu::use_adx_asm) [[likely]] {
@@ -203,16 +211,20 @@ struct affine_adder {
         denom.resize(n);
         prefix.resize(n);
         for (size_t i = 0; i < n; ++i) sub_to(denom[i], src[i]->x, dst[i]->x);
+        // The prefix products and the running inverse lazily (below 2p: ff::mont_mul_lazy_into):
+        // they feed only products. The total is made canonical for the inversion (a product by
+        // one), lambda by its full product.
         prefix[0] = denom[0];
-        for (size_t i = 1; i < n; ++i) mul_to(prefix[i], prefix[i - 1], denom[i]);
+        for (size_t i = 1; i < n; ++i) mul_lazy_to(prefix[i], prefix[i - 1], denom[i]);
         F inv_buf[2], inv_i, t, lambda, l2, x3, y3;
-        inv_buf[0] = prefix[n - 1].inverse();
+        mul_to(t, prefix[n - 1], F::one());
+        inv_buf[0] = t.inverse();
         unsigned cur = 0;  // inv_buf[cur]: the inverse of prefix[i] (ping-pong, no copies)
         for (size_t i = n; i-- > 0;) {
             const F* inv_of_denom = &inv_buf[cur];
             if (i > 0) {
-                mul_to(inv_i, inv_buf[cur], prefix[i - 1]);
-                mul_to(inv_buf[cur ^ 1], inv_buf[cur], denom[i]);
+                mul_lazy_to(inv_i, inv_buf[cur], prefix[i - 1]);
+                mul_lazy_to(inv_buf[cur ^ 1], inv_buf[cur], denom[i]);
                 cur ^= 1;
                 inv_of_denom = &inv_i;
             }
