@@ -116,7 +116,8 @@ TYPED_TEST(prime_field, asm_matches_portable_on_edges_and_random) {
 }
 
 // The lazy product (mont_mul_lazy_into: no final subtraction) on inputs below 2p, the edges
-// p .. 2p - 1 included: below 2p, and congruent to the full product of the inputs reduced.
+// p .. 2p - 1 included: below 2p, and congruent to the full product of the inputs reduced. The
+// full product and the square take such inputs too, and give canonical results.
 TEST(fp, lazy_product_is_below_2p_and_congruent) {
     using F = fp;
     limbs<6> two_p = F::modulus;
@@ -151,6 +152,15 @@ TEST(fp, lazy_product_is_below_2p_and_congruent) {
             mont_mul_lazy_into(alias, alias, b, F::modulus, F::n0);
             ASSERT_EQ(alias, r);
         }
+    // Such a lazy value may feed the full product and the square, whose results are canonical.
+    for (const auto& a : in) {
+        limbs<6> sq, pr;
+        mont_sqr_into(sq, a, F::modulus, F::n0);
+        mont_mul_into(pr, a, in.back(), F::modulus, F::n0);
+        ASSERT_TRUE(less_than(sq, F::modulus) && less_than(pr, F::modulus));
+        ASSERT_EQ(F::from_mont(sq), reduced(a).square());
+        ASSERT_EQ(F::from_mont(pr), reduced(a) * reduced(in.back()));
+    }
 }
 
 // The dedicated 6-limb square of Fp (c2lab_mont_sqr_6) against the portable product a * a.

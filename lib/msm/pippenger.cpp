@@ -98,7 +98,8 @@ inline void mul_to(ff::fp& r, const ff::fp& a, const ff::fp& b) noexcept {
     r = a * b;
 }
 // The same without the final subtraction where the product only feeds other products (the
-// batch's prefix products and running inverse): below 2p for factors below 2p (ff::mont_mul_lazy_into).
+// batch's prefix products, running inverse and lambda): below 2p for factors below 2p
+// (ff::mont_mul_lazy_into).
 // Fp2 keeps the full product.
 inline void mul_lazy_to(ff::fp& r, const ff::fp& a, const ff::fp& b) noexcept {
     ff::mont_mul_lazy_into(r.mont, a.mont, b.mont, ff::fp::modulus, ff::fp::n0);
@@ -211,9 +212,9 @@ struct affine_adder {
         denom.resize(n);
         prefix.resize(n);
         for (size_t i = 0; i < n; ++i) sub_to(denom[i], src[i]->x, dst[i]->x);
-        // The prefix products and the running inverse lazily (below 2p: ff::mont_mul_lazy_into):
-        // they feed only products. The total is made canonical for the inversion (a product by
-        // one), lambda by its full product.
+        // The prefix products, the running inverse and lambda lazily (below 2p:
+        // ff::mont_mul_lazy_into): they feed only products, whose results (the square, y3's
+        // product) are canonical. The total is made canonical for the inversion (a product by one).
         prefix[0] = denom[0];
         for (size_t i = 1; i < n; ++i) mul_lazy_to(prefix[i], prefix[i - 1], denom[i]);
         F inv_buf[2], inv_i, t, lambda, l2, x3, y3;
@@ -234,7 +235,7 @@ struct affine_adder {
             // without the sign, which moves into y3 = lambda (x1 - x3) - y1.
             if (neg[i]) add_to(t, p2.y, p1.y);
             else sub_to(t, p2.y, p1.y);
-            mul_to(lambda, t, *inv_of_denom);
+            mul_lazy_to(lambda, t, *inv_of_denom);  // its square and y3's product are canonical
             sqr_to(l2, lambda);
             sub_to(x3, l2, p1.x);
             sub_to(x3, x3, p2.x);
