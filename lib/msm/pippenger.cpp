@@ -97,15 +97,6 @@ inline void mul_to(ff::fp& r, const ff::fp& a, const ff::fp& b) noexcept {
 #endif
     r = a * b;
 }
-// The same without the final subtraction where the product only feeds other products (the
-// batch's prefix products, running inverse and lambda): below 2p for factors below 2p
-// (ff::mont_mul_lazy_into).
-// Fp2 keeps the full product.
-inline void mul_lazy_to(ff::fp& r, const ff::fp& a, const ff::fp& b) noexcept {
-    ff::mont_mul_lazy_into(r.mont, a.mont, b.mont, ff::fp::modulus, ff::fp::n0);
-}
-inline void mul_to(ff::fp2& r, const ff::fp2& a, const ff::fp2& b) noexcept;
-inline void mul_lazy_to(ff::fp2& r, const ff::fp2& a, const ff::fp2& b) noexcept { mul_to(r, a, b); }
 inline void mul_to(ff::fp2& r, const ff::fp2& a, const ff::fp2& b) noexcept {
 #if defined(C2LAB_HAVE_X86_ASM)
     if (cpu::use_adx_asm) [[likely]] {
@@ -115,6 +106,13 @@ inline void mul_to(ff::fp2& r, const ff::fp2& a, const ff::fp2& b) noexcept {
 #endif
     r = a * b;
 }
+// The same without the final subtraction where the product only feeds other products (the
+// batch's prefix products, running inverse and lambda): below 2p for factors below 2p
+// (ff::mont_mul_lazy_into). Fp2 keeps the full product.
+inline void mul_lazy_to(ff::fp& r, const ff::fp& a, const ff::fp& b) noexcept {
+    ff::mont_mul_lazy_into(r.mont, a.mont, b.mont, ff::fp::modulus, ff::fp::n0);
+}
+inline void mul_lazy_to(ff::fp2& r, const ff::fp2& a, const ff::fp2& b) noexcept { mul_to(r, a, b); }
 inline void sqr_to(ff::fp& r, const ff::fp& a) noexcept {
 #if defined(C2LAB_HAVE_X86_ASM)
     if (cpu::use_adx_asm) [[likely]] {
