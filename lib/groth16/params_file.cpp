@@ -25,13 +25,13 @@
 
 #include <openssl/evp.h>
 #include <tbb/task_group.h>
-#include <xxhash.h>
 
 #include "core/error.hpp"
 #include "core/file.hpp"
 #include "core/hex.hpp"
 #include "core/huge_pages.hpp"
 #include "core/parallel.hpp"
+#include "core/xxh3.hpp"
 
 namespace c2lab::groth16 {
 
@@ -41,33 +41,8 @@ using ff::fp;
 constexpr size_t g1_bytes = 96, g2_bytes = 192, digest_bytes = 32;
 constexpr size_t n_counts = 9;
 
-// XXH3-128 of a file's whole contents, the stored checksum included: what an origin record
-// holds for the bytes written or checked here (canonical, big-endian bytes).
-using xxh3_digest = std::array<uint8_t, 16>;
-
-// Streams bytes into XXH3-128.
-class xxh3_stream {
-public:
-    xxh3_stream() : st_(XXH3_createState()) {
-        if (st_ == nullptr || XXH3_128bits_reset(st_) != XXH_OK) throw error(errc::internal, "XXH3: cannot start");
-    }
-    ~xxh3_stream() { XXH3_freeState(st_); }
-    xxh3_stream(const xxh3_stream&) = delete;
-    xxh3_stream& operator=(const xxh3_stream&) = delete;
-    void update(const uint8_t* p, size_t len) {
-        if (XXH3_128bits_update(st_, p, len) != XXH_OK) throw error(errc::internal, "XXH3: update failed");
-    }
-    xxh3_digest digest() const {
-        XXH128_canonical_t c;
-        XXH128_canonicalFromHash(&c, XXH3_128bits_digest(st_));
-        xxh3_digest d;
-        std::memcpy(d.data(), c.digest, d.size());
-        return d;
-    }
-
-private:
-    XXH3_state_t* st_;
-};
+// An origin record holds the XXH3-128 (core/xxh3.hpp) of a file's whole contents, the stored
+// checksum included.
 
 // The origin record of a file just written or fully checked here (see params_file.hpp), with
 // the XXH3-128 of the bytes that were written or checked.

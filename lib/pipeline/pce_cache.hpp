@@ -3,9 +3,10 @@
 //   <cache_dir()>/params/<registered proof>-<first 16 hex digits of the circuit digest>.pce
 // versioned, checksummed and written atomically; built on first use (2 KiB: seconds). Its tag
 // (r1cs/pce.hpp) is "<registered proof> <the whole digest in hex>" (porep_pce_tag), checked on
-// load: a file of another circuit is refused and rebuilt. It is read into memory, or mapped
-// (r1cs/pce.hpp: open) when it is larger than a quarter of the memory available (32 GiB: an
-// 8.9 GB file beside 16.7 GB of witness and a, b, c on a 24 GB machine).
+// load: a file of another circuit is refused and rebuilt. A cached file is mapped
+// (r1cs/pce.hpp: open), its rows read from the page cache (32 GiB: an 8.9 GB file beside
+// 16.7 GB of witness and a, b, c on a 24 GB machine); the one just built is kept in memory
+// unless it is larger than a quarter of the memory available.
 //
 // synthesize_porep_job: one partition's prepared job, the way the flags say: synth=direct
 // synthesizes into a proving assignment (lc_indexer, presize); synth=pce into a

@@ -3,20 +3,20 @@
 #include <algorithm>
 #include <bit>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <new>
 #include <unordered_map>
 
-#include <openssl/evp.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/file.hpp"
-#include "core/huge_pages.hpp"
 #include "core/parallel.hpp"
+#include "core/xxh3.hpp"
 
 namespace c2lab::r1cs {
 
@@ -32,18 +32,26 @@ fr_buffer::fr_buffer(size_t n) : n_(n) {
     if (n == 0) return;
     if (n > std::numeric_limits<size_t>::max() / sizeof(fr)) throw std::bad_alloc();
     // fr is trivially copyable and destructible: the storage holds its objects once written.
-    // In huge pages from 2 MiB up (core/huge_pages.hpp): the product's first touch of 3 x 86 MB
-    // took about 75 ms of 210 in 4 KiB page faults on the 2 KiB circuit.
-    p_.reset(static_cast<fr*>(alloc_huge_aligned(n * sizeof(fr)).release()));
+    // In 4 KiB pages, not huge ones: on the 2-core Intel Xeon VM the 2 KiB circuit's product
+    // (3 x 128 MB, first touch) took 0.20 s in huge pages only where the process before had
+    // freed huge pages; after a synth=direct run it took 1.31-1.47 s, the kernel zeroing
+    // 2 MiB pages the hypervisor had not backed yet (clear_page_erms, perf). In 4 KiB pages:
+    // 0.24-0.27 s either way.
+    const size_t bytes = (n * sizeof(fr) + 63) / 64 * 64;
+    p_.reset(static_cast<fr*>(std::aligned_alloc(64, bytes)));
+    if (p_ == nullptr) throw std::bad_alloc();
 }
 
 namespace {
 
 constexpr char magic[8] = {'C', '2', 'L', 'A', 'B', 'P', 'C', 'E'};
-constexpr uint32_t format_version = 1;
+// Version 2: the checksum is XXH3-128 (16 bytes) instead of SHA-256 (32): a cache c2lab writes
+// for itself, where the question is corruption. Loading the 2 KiB circuit's 184 MB took 284-297
+// ms with SHA-256 (Intel Xeon, read into memory); a version-1 file is refused and rebuilt.
+constexpr uint32_t format_version = 2;
 constexpr size_t max_tag_bytes = 256;
 constexpr size_t header_bytes = 8 + 4 + 4 + 8 * 3 + 8 + 8 * 3;  // 72
-constexpr size_t digest_bytes = 32;
+constexpr size_t digest_bytes = std::tuple_size_v<xxh3_digest>;
 constexpr uint32_t id_one = 0, id_minus_one = 1;
 constexpr const char* matrix_names[3] = {"A", "B", "C"};
 
@@ -130,10 +138,10 @@ struct byte_sink {
     std::vector<uint8_t>* out = nullptr;
     int fd = -1;
     std::string name;
-    EVP_MD_CTX* md = nullptr;
+    xxh3_stream* md = nullptr;
     void put(const void* p, size_t n) {
         if (n == 0) return;
-        if (EVP_DigestUpdate(md, p, n) != 1) throw error(errc::internal, "precompiled_circuit: SHA-256 failed");
+        md->update(p, n);
         if (out) {
             const auto* b = static_cast<const uint8_t*>(p);
             out->insert(out->end(), b, b + n);
@@ -147,26 +155,12 @@ struct byte_sink {
         put(&v, sizeof v);
     }
     void finish() {
-        uint8_t d[EVP_MAX_MD_SIZE];
-        unsigned len = 0;
-        if (EVP_DigestFinal_ex(md, d, &len) != 1 || len != digest_bytes)
-            throw error(errc::internal, "precompiled_circuit: SHA-256 failed");
+        const xxh3_digest d = md->digest();
         if (out)
-            out->insert(out->end(), d, d + digest_bytes);
+            out->insert(out->end(), d.begin(), d.end());
         else
-            write_all(fd, d, digest_bytes, name);
+            write_all(fd, d.data(), d.size(), name);
     }
-};
-
-struct md_ctx {
-    EVP_MD_CTX* ctx = EVP_MD_CTX_new();
-    md_ctx() {
-        if (!ctx || EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr) != 1)
-            throw error(errc::internal, "precompiled_circuit: SHA-256 unavailable");
-    }
-    ~md_ctx() { EVP_MD_CTX_free(ctx); }
-    md_ctx(const md_ctx&) = delete;
-    md_ctx& operator=(const md_ctx&) = delete;
 };
 
 [[noreturn]] void bad(const std::string& name, const std::string& what) {
@@ -415,19 +409,19 @@ void precompiled_circuit::write_to(Sink& s) const {
 }
 
 std::vector<uint8_t> precompiled_circuit::serialize() const {
-    md_ctx md;
+    xxh3_stream md;
     std::vector<uint8_t> out;
     out.reserve(header_bytes + tag_.size() + coeffs_.size() * fr::bytes +
                 3 * (num_constraints_ + 1) * sizeof(uint64_t) + num_entries() * sizeof(pce_entry) + digest_bytes);
-    byte_sink s{&out, -1, "bytes", md.ctx};
+    byte_sink s{&out, -1, "bytes", &md};
     write_to(s);
     return out;
 }
 
 void precompiled_circuit::save(const std::string& path) const {
     write_file_atomic(path, [&](int fd, const std::string& name) {
-        md_ctx md;
-        byte_sink s{nullptr, fd, name, md.ctx};
+        xxh3_stream md;
+        byte_sink s{nullptr, fd, name, &md};
         write_to(s);
     });
 }
@@ -480,8 +474,7 @@ public:
     hashing_reader(Source& src, const std::string& name) : src_(src), name_(name) {}
     void get(void* p, size_t n) {
         src_.get(p, n);
-        if (n && EVP_DigestUpdate(md_.ctx, p, n) != 1)
-            throw error(errc::internal, "precompiled_circuit: SHA-256 failed");
+        md_.update(p, n);
     }
     template <class T>
     T get_le() {
@@ -493,24 +486,21 @@ public:
     uint64_t skip(size_t n) {
         const uint64_t at = src_.pos();
         const uint8_t* p = src_.next(n);
-        if (n && EVP_DigestUpdate(md_.ctx, p, n) != 1) throw error(errc::internal, "precompiled_circuit: SHA-256 failed");
+        md_.update(p, n);
         return at;
     }
     // Reads the stored digest (not hashed) and compares.
     void check_digest() {
-        uint8_t stored[digest_bytes], d[EVP_MAX_MD_SIZE];
-        src_.get(stored, digest_bytes);
-        unsigned len = 0;
-        if (EVP_DigestFinal_ex(md_.ctx, d, &len) != 1 || len != digest_bytes)
-            throw error(errc::internal, "precompiled_circuit: SHA-256 failed");
-        if (std::memcmp(d, stored, digest_bytes) != 0)
-            bad(name_, "checksum mismatch (SHA-256 of the contents differs from the stored one: corrupt)");
+        xxh3_digest stored;
+        src_.get(stored.data(), stored.size());
+        if (md_.digest() != stored)
+            bad(name_, "checksum mismatch (XXH3-128 of the contents differs from the stored one: corrupt)");
     }
 
 private:
     Source& src_;
     const std::string& name_;
-    md_ctx md_;
+    xxh3_stream md_;
 };
 
 }  // namespace

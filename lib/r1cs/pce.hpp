@@ -26,7 +26,8 @@
 //   magic "C2LABPCE", u32 version, u32 tag length, u64 constraints, inputs, aux,
 //   u64 dictionary size, u64 entries of A, B, C; the tag (the circuit's name, at most 256
 //   bytes); the dictionary (32-byte canonical little-endian Fr each); per matrix its
-//   num_constraints + 1 row starts (u64) and its entries; SHA-256 of all of the above.
+//   num_constraints + 1 row starts (u64) and its entries; the XXH3-128 of all of the above (16
+//   bytes, core/xxh3.hpp: the file is a cache c2lab writes for itself).
 // Loading checks, before allocating anything, that the header's sizes add up to the file's
 // size; then the checksum, the shape against the expected one, every row start, column and
 // coefficient id. Any mismatch is a c2lab::error (errc::bad_input) naming the file and what

@@ -7,13 +7,15 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <optional>
 #include <unistd.h>
 
-#include <openssl/evp.h>
+#include <xxhash.h>
 
 #include "core/parallel.hpp"
 #include "core/rng.hpp"
@@ -257,10 +259,18 @@ protected:
         }
         return "";
     }
-    // Rewrites the trailing SHA-256 so that a change passes the checksum.
+    // The XXH3-128 (canonical bytes) of everything but the last 16 bytes, from xxHash itself.
+    static std::array<uint8_t, 16> checksum_of(std::span<const uint8_t> b) {
+        XXH128_canonical_t c;
+        XXH128_canonicalFromHash(&c, XXH3_128bits(b.data(), b.size() - 16));
+        std::array<uint8_t, 16> d;
+        std::memcpy(d.data(), c.digest, d.size());
+        return d;
+    }
+    // Rewrites the trailing checksum so that a change passes it.
     static void reseal(std::vector<uint8_t>& b) {
-        unsigned len = 0;
-        ASSERT_EQ(EVP_Digest(b.data(), b.size() - 32, b.data() + b.size() - 32, &len, EVP_sha256(), nullptr), 1);
+        const auto d = checksum_of(b);
+        std::memcpy(b.data() + b.size() - 16, d.data(), d.size());
     }
 
     std::filesystem::path dir_;
@@ -297,6 +307,19 @@ TEST_F(pce_file, truncated_files_are_refused) {
     std::vector<uint8_t> longer = bytes_;
     longer.push_back(0);
     EXPECT_NE(refusal(longer).find("padded"), std::string::npos);
+}
+
+TEST_F(pce_file, ends_with_the_xxh3_128_of_its_contents) {
+    ASSERT_GT(bytes_.size(), size_t{16});
+    const auto d = checksum_of(bytes_);
+    EXPECT_TRUE(std::equal(d.begin(), d.end(), bytes_.end() - 16));
+    uint32_t version = 0;
+    std::memcpy(&version, bytes_.data() + off_version, 4);
+    EXPECT_EQ(version, 2u);  // version 1 ended with a SHA-256
+    std::vector<uint8_t> b = bytes_;
+    b[off_version] = 1;
+    reseal(b);
+    EXPECT_NE(refusal(b).find("format version 1, this c2lab reads version 2"), std::string::npos) << refusal(b);
 }
 
 TEST_F(pce_file, a_flipped_byte_is_refused) {
