@@ -63,6 +63,7 @@ struct setup_args {
     std::string out;
     std::string seed = "0";
     bool force = false;
+    bool no_pce = false;           // PoRep: skip the pre-compiled circuit
     double memory_budget_gib = 0;  // 0 = the machine's available memory
 };
 

@@ -290,7 +290,13 @@ int run_porep_setup(const setup_args& a) {
     r.out = a.out;
     r.force = a.force;
     r.memory_budget = budget_bytes(a.memory_budget_gib);
-    return run_setup_request(r);
+    const int rc = run_setup_request(r);
+    if (rc != exit_ok || a.no_pce) return rc;
+    // The pre-compiled circuit, once per circuit structure: prove's synth=auto takes it where cached.
+    pipeline::ensure_porep_pce(cfg, r.shape, [](const std::string& line) { progress("setup", line); });
+    const std::string pce = pipeline::porep_pce_path(cfg, r.shape);
+    std::cout << "pre-compiled circuit: " << pce << " (" << std::filesystem::file_size(pce) << " bytes)\n";
+    return exit_ok;
 }
 
 int run_porep_verify(const verify_args& a) {

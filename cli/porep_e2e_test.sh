@@ -29,8 +29,13 @@ expect 0 "circuit-info 32GiB" "$BIN" circuit-info --sector 32GiB &&
 expect 0 "gen" "$BIN" gen --sector 2KiB --seed 7 -o "$T/c1.json" && has "$T/out" "gen" "StackedDrg2KiBV1_1"
 expect 2 "prove before setup" "$BIN" prove --c1 "$T/c1.json" -o "$T/early.bin" && has "$T/err" "prove before setup" "c2lab setup --c1"
 expect 0 "setup" "$BIN" setup --c1 "$T/c1.json" && has "$T/out" "setup" "constraints: 2687961" &&
-  has "$T/err" "setup progress" "G1 fixed-base multiplications"
-expect 0 "setup cached" "$BIN" setup --c1 "$T/c1.json" && has "$T/out" "setup cached" "cached"
+  has "$T/err" "setup progress" "G1 fixed-base multiplications" && has "$T/out" "setup" "pre-compiled circuit: "
+PCE=$(ls "$T"/cache/params/StackedDrg2KiBV1_1-*.pce 2>/dev/null)
+[ -n "$PCE" ] || fail "setup --c1 left no pre-compiled circuit beside the parameters"
+expect 0 "setup cached" "$BIN" setup --c1 "$T/c1.json" && has "$T/out" "setup cached" "cached" &&
+  has "$T/out" "setup cached" "pre-compiled circuit: "
+expect 0 "setup --no-pce" "$BIN" setup --c1 "$T/c1.json" --no-pce && has "$T/out" "setup --no-pce" "cached" &&
+  { ! grep -q "pre-compiled" "$T/out" || fail "setup --no-pce: $(cat "$T/out")"; }
 # The cache entry is named by the circuit's digest, and its size is the one circuit-info computes
 # from the shape pass (exact).
 expect 0 "circuit-info 2KiB" "$BIN" circuit-info --sector 2KiB &&
@@ -40,25 +45,31 @@ expect 0 "circuit-info 2KiB" "$BIN" circuit-info --sector 2KiB &&
   { [ -f "$entry" ] && [ "$(stat -c %s "$entry")" = "$want" ] ||
     fail "the cached parameters $entry: $(stat -c %s "$entry" 2>&1) bytes, circuit-info says ${want:-?}"; }
 # One proof with the default flags (--json: the stages, the flags, the arithmetic path); the
-# batch below proves with every other flag set.
+# batch below proves with every other flag set. synth=auto takes the pre-compiled circuit setup
+# built (the flags record which ran), and its load is a stage.
 expect 0 "prove --json" "$BIN" prove --c1 "$T/c1.json" -o "$T/proof.bin" --json &&
-  for s in c1_decode construct synthesize ntt msm_h msm_b_g2 assemble; do has "$T/out" "prove stages" "$s"; done &&
-  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["flags"]["c1_json"]=="simdjson"; assert j["flags"]["msm_split"]=="on"; assert j["flags"]["presize"]=="on"; assert j["constraints"]==2687961; assert j["cpu_path"] in ("avx512-ifma","adx","portable"); assert j["flags"]["synth_challenges"]=="auto"; assert isinstance(j["parallel_challenges"], bool)' "$T/out" ||
+  for s in c1_decode construct load_pce synthesize ntt msm_h msm_b_g2 assemble; do has "$T/out" "prove stages" "$s"; done &&
+  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["flags"]["c1_json"]=="simdjson"; assert j["flags"]["msm_split"]=="on"; assert j["flags"]["presize"]=="on"; assert j["constraints"]==2687961; assert j["cpu_path"] in ("avx512-ifma","adx","portable"); assert j["flags"]["synth_challenges"]=="auto"; assert j["flags"]["synth"]=="pce", j["flags"]["synth"]; assert isinstance(j["parallel_challenges"], bool)' "$T/out" ||
   fail "prove --json: not the expected JSON"
 [ "$(stat -c %s "$T/proof.bin" 2>/dev/null)" = 192 ] || fail "proof.bin is not 192 bytes"
 expect 0 "verify" "$BIN" verify --c1 "$T/c1.json" --proof "$T/proof.bin" &&
   { [ "$(cat "$T/out")" = valid ] || fail "verify: printed '$(cat "$T/out")'"; }
 # The challenges synthesized in parallel parts (synth=direct), with the smallvec4 indexer: a proof
 # that verifies.
-expect 0 "prove synth_challenges=parallel" "$BIN" prove --c1 "$T/c1.json" -o "$T/proof_par.bin" \
+expect 0 "prove synth_challenges=parallel" "$BIN" prove --c1 "$T/c1.json" -o "$T/proof_par.bin" --flag synth=direct \
   --flag synth_challenges=parallel --flag lc_indexer=smallvec4 && has "$T/out" "parallel" "synthesized in parallel"
 expect 0 "verify synth_challenges=parallel" "$BIN" verify --c1 "$T/c1.json" --proof "$T/proof_par.bin"
-# Under a budget that holds the serial synthesis (1.79 GiB) but not the parallel parts (2.11 GiB):
-# parallel is refused with the way out, auto (the default) falls back to serial.
+# Without the pre-compiled file synth=auto synthesizes directly and says so. Under a budget that
+# holds the serial synthesis (1.79 GiB) but not the parallel parts (2.11 GiB): parallel is refused
+# with the way out, auto (the default) falls back to serial.
+mv "$PCE" "$T/moved.pce"
 expect 2 "parallel over budget" "$BIN" prove --c1 "$T/c1.json" -o "$T/proof_b.bin" --memory-budget 1.95GiB \
   --flag synth_challenges=parallel && has "$T/err" "parallel over budget" "--flag synth_challenges=serial"
 expect 0 "auto under budget" "$BIN" prove --c1 "$T/c1.json" -o "$T/proof_b.bin" --memory-budget 1.95GiB &&
-  has "$T/out" "auto under budget" "synthesized one after another"
+  has "$T/out" "auto under budget" "synthesized one after another" &&
+  has "$T/err" "auto without the pre-compiled circuit" "no pre-compiled circuit of StackedDrg2KiBV1_1 cached" &&
+  has "$T/out" "auto without the pre-compiled circuit" "synth=direct"
+mv "$T/moved.pce" "$PCE"
 expect 0 "verify auto under budget" "$BIN" verify --c1 "$T/c1.json" --proof "$T/proof_b.bin"
 
 # The verifying key beside the cache entry (868 bytes + 96 per ic point: 39 public inputs and the

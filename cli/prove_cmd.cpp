@@ -124,7 +124,10 @@ int print_single(const prove_args& a, const pipeline::c2_job& job, const pipelin
                   << groth16::proof_bytes << ")\n"
                   << "circuit: " << cfg.registered_proof << ", " << constraints << " constraints per partition, "
                   << cfg.challenges_per_partition << " challenges each, synthesized "
-                  << (job.parallel_challenges() ? "in parallel" : "one after another") << "\n";
+                  << (job.parallel_challenges() ? "in parallel" : "one after another")
+                  << (flags.synth == r1cs::synth_mode::pce ? ", the witness only, A, B, C from the pre-compiled circuit"
+                                                           : "")
+                  << "\n";
     } else {
         const std::string inputs_path = a.inputs_out.empty() ? a.out + ".inputs" : a.inputs_out;
         write_text_atomic(inputs_path, format_inputs(set.public_inputs));

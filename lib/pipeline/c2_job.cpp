@@ -62,6 +62,7 @@ c2_job::c2_job(c2_request request) : req_(std::move(request)) {
 
     // The inputs: decoded (timed as c1_decode), one proof type; or the hash chain.
     if (req_.hash_chain) {
+        req_.flags.synth = resolve_synth(req_.flags.synth, nullptr, shape_);
         if (req_.flags.synth != r1cs::synth_mode::direct)
             throw error(errc::bad_input, "synth=" + std::string(r1cs::to_string(req_.flags.synth)) +
                                              " is for the PoRep circuit; the hash chain synthesizes directly");
@@ -88,6 +89,15 @@ c2_job::c2_job(c2_request request) : req_(std::move(request)) {
             inputs_.push_back(std::move(in));
         }
         shape_ = count_porep_shape(*cfg_);
+        // synth=auto: the pre-compiled circuit where it is cached (the 2 KiB job 0.955x with it,
+        // results/ab/prove-2kib-synth-cpu-20261205).
+        if (req_.flags.synth == r1cs::synth_mode::automatic) {
+            req_.flags.synth = resolve_synth(req_.flags.synth, cfg_, shape_);
+            if (req_.flags.synth == r1cs::synth_mode::direct)
+                say("no pre-compiled circuit of " + cfg_->registered_proof +
+                    " cached: synthesizing directly (synth=pce builds it once; later proofs of this circuit then "
+                    "synthesize the witness only)");
+        }
     }
 
     // Memory, before anything large: the parameters (their file's size, or the shape's estimate

@@ -8,7 +8,9 @@
 //               header against the shape and loads the parameters (the cache's entry unless a
 //               path is given; params_load=overlap: on a thread of their own, beside the first
 //               synthesis, the first proof waiting for them), loads the
-//               pre-compiled circuit for synth=pce; the circuit's shape comes from the shape
+//               pre-compiled circuit for synth=pce (synth=auto: pce where the cache holds the
+//               circuit's pre-compiled file, else direct; request().flags then says which,
+//               and the hash chain is always direct); the circuit's shape comes from the shape
 //               pass (r1cs/shape_pass.hpp: densities and the structure's digest, memoized per
 //               binary for PoRep), so memory is estimated exactly and parameters made for
 //               another circuit are refused by digest
@@ -109,6 +111,7 @@ public:
     // The parameters (waits for their load; errors of the load are thrown here).
     const groth16::parameters& params() const;
     std::size_t job_count() const noexcept { return job_names_.size(); }
+    // The request as prepared: flags.synth is direct or pce (synth=auto resolved).
     const c2_request& request() const noexcept { return req_; }
     // Whether the partitions' challenges are synthesized in parallel parts (synth_challenges:
     // parallel, or auto where the memory check passed with the parts counted).

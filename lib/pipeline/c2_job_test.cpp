@@ -78,7 +78,9 @@ TEST(c2_job, proves_every_run_bit_for_bit_as_the_prover_does) {
     req.jobs = 2;
     std::vector<std::string> lines;
     req.progress = [&](const std::string& l) { lines.push_back(l); };
+    ASSERT_EQ(req.flags.synth, r1cs::synth_mode::automatic);  // the default
     const c2_job job(req);
+    EXPECT_EQ(job.request().flags.synth, r1cs::synth_mode::direct);  // auto: the hash chain synthesizes directly
     EXPECT_EQ(job.job_count(), 3u);
     EXPECT_EQ(job.circuit_name(), "hash-chain (steps 200)");
     const c2_result res = job.prove();

@@ -41,9 +41,10 @@ constexpr flag_def<fv> registry[] = {
      "sum the points of 0/1 scalars by batched addition (0s skipped) before Pippenger on the rest (CPU backend)",
      [](fv& v, const std::string& x) { v.msm_split = pick_variant("msm_split", x, {"off", "on"}) == "on"; },
      [](const fv& v) { return std::string(v.msm_split ? "on" : "off"); }},
-    {"synth", "direct|pce", "direct", "synthesize",
+    {"synth", "direct|pce|auto", "auto", "synthesize",
      "evaluate A, B, C while synthesizing, or synthesize the witness only and multiply the pre-compiled "
-     "sparse A, B, C of the circuit's shape",
+     "sparse A, B, C of the circuit's shape (built and cached on first use); auto: pce where the cache "
+     "holds the circuit's pre-compiled file (c2lab setup --c1 builds it), else direct",
      [](fv& v, const std::string& x) { v.synth = r1cs::parse_synth_mode(x); },
      [](const fv& v) { return std::string(r1cs::to_string(v.synth)); }},
     {"synth_challenges", "serial|parallel|auto", "auto", "synthesize",

@@ -62,7 +62,8 @@ enum class synth_challenges { serial, parallel, automatic };
 // partition 0.73x, results/ab/synth-2kib-witness_memory-cpu-20261203; params_check=own: the
 // parameters load 0.65x, results/ab/params-load-2kib-params_check-cpu-20261204;
 // synth_challenges=auto, parallel where memory allows: the 2 KiB job 0.955x, its synthesis 0.673x,
-// results/ab/prove-2kib-synth_challenges-cpu-20261204); the other
+// results/ab/prove-2kib-synth_challenges-cpu-20261204; synth=auto, the pre-compiled circuit where
+// it is cached: the 2 KiB job with pce 0.955x, results/ab/prove-2kib-synth-cpu-20261205); the other
 // variants stay for A/B. params_load=overlap was not shown faster on the whole 2 KiB job (2 cores: 0.992
 // [0.900, 1.053], results/ab/prove-2kib-params_load-cpu-20261204: the synthesis, sharing the cores
 // with the load, took 1.57x as long), so the load stays before the synthesis.
@@ -75,7 +76,7 @@ struct flag_values {
     msm::window_policy msm_window = msm::window_policy::ln();
     groth16::b_g2_msm b_g2 = groth16::b_g2_msm::serial;
     bool msm_split = true;         // msm_split=on: 0/1 scalars summed before Pippenger
-    r1cs::synth_mode synth = r1cs::synth_mode::direct;  // synth=direct|pce
+    r1cs::synth_mode synth = r1cs::synth_mode::automatic;  // synth=direct|pce|auto
     pipeline::synth_challenges synth_challenges = pipeline::synth_challenges::automatic;
     porep::c1_json_decoder c1_json = porep::c1_json_decoder::simdjson;
     groth16::params_io params_io = groth16::params_io::mmap;

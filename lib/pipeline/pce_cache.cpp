@@ -83,6 +83,12 @@ std::shared_ptr<const r1cs::precompiled_circuit> ensure_porep_pce(
     return take();
 }
 
+r1cs::synth_mode resolve_synth(r1cs::synth_mode m, const porep::porep_config* cfg, const r1cs::circuit_shape& shape) {
+    if (m != r1cs::synth_mode::automatic) return m;
+    std::error_code ec;
+    return cfg && fs::exists(porep_pce_path(*cfg, shape), ec) ? r1cs::synth_mode::pce : r1cs::synth_mode::direct;
+}
+
 std::shared_ptr<const r1cs::precompiled_circuit> porep_pce_for(
     const flag_values& flags, const porep::porep_config& cfg, const r1cs::circuit_shape& sc,
     const std::function<void(const std::string&)>& progress) {

@@ -43,6 +43,12 @@ std::shared_ptr<const r1cs::precompiled_circuit> ensure_porep_pce(
     const porep::porep_config& cfg, const r1cs::circuit_shape& shape,
     const std::function<void(const std::string&)>& progress = {});
 
+// synth=auto for a PoRep circuit (cfg; nullptr for another circuit, which synthesizes directly):
+// pce where the cache holds cfg's pre-compiled file (built by `c2lab setup --c1` or an earlier
+// synth=pce job), else direct. auto does not build it: that takes a blank synthesis and the file
+// (184 MB at 2 KiB, 8.9 GB at 32 GiB). direct and pce come back as they are.
+r1cs::synth_mode resolve_synth(r1cs::synth_mode m, const porep::porep_config* cfg, const r1cs::circuit_shape& shape);
+
 // ensure_porep_pce when flags.synth is pce, nullptr for direct (what synthesize_porep_job takes).
 std::shared_ptr<const r1cs::precompiled_circuit> porep_pce_for(
     const flag_values& flags, const porep::porep_config& cfg, const r1cs::circuit_shape& shape,

@@ -41,10 +41,19 @@ TEST_F(pce_cache, builds_reloads_and_rebuilds_a_corrupt_file) {
     EXPECT_EQ(fs::path(path).parent_path(), fs::path(porep_params_path(cfg, sc)).parent_path());
     EXPECT_EQ(fs::path(path).extension(), ".pce");
 
+    // synth=auto: direct until the cache holds the circuit's pre-compiled file, then pce; direct
+    // and pce as they are; direct for a circuit that is not PoRep's.
+    using r1cs::synth_mode;
+    EXPECT_EQ(resolve_synth(synth_mode::automatic, &cfg, sc), synth_mode::direct);
+    EXPECT_EQ(resolve_synth(synth_mode::pce, &cfg, sc), synth_mode::pce);
+
     std::vector<std::string> said;
     auto progress = [&](const std::string& l) { said.push_back(l); };
     const auto built = ensure_porep_pce(cfg, sc, progress);
     ASSERT_TRUE(fs::exists(path));
+    EXPECT_EQ(resolve_synth(synth_mode::automatic, &cfg, sc), synth_mode::pce);
+    EXPECT_EQ(resolve_synth(synth_mode::direct, &cfg, sc), synth_mode::direct);
+    EXPECT_EQ(resolve_synth(synth_mode::automatic, nullptr, sc), synth_mode::direct);
     EXPECT_EQ(built->shape(), sc.hint());
     EXPECT_EQ(built->tag(), porep_pce_tag(cfg, sc));  // the registered proof and the whole digest
     EXPECT_NE(path.find(sc.digest_key()), std::string::npos) << path;

@@ -23,10 +23,13 @@ namespace c2lab::r1cs {
 synth_mode parse_synth_mode(std::string_view name) {
     if (name == "direct") return synth_mode::direct;
     if (name == "pce") return synth_mode::pce;
-    throw error(errc::bad_input, "synth: unknown variant '" + std::string(name) + "' (expected direct or pce)");
+    if (name == "auto") return synth_mode::automatic;
+    throw error(errc::bad_input, "synth: unknown variant '" + std::string(name) + "' (expected direct, pce or auto)");
 }
 
-std::string_view to_string(synth_mode m) noexcept { return m == synth_mode::pce ? "pce" : "direct"; }
+std::string_view to_string(synth_mode m) noexcept {
+    return m == synth_mode::pce ? "pce" : m == synth_mode::automatic ? "auto" : "direct";
+}
 
 fr_buffer::fr_buffer(size_t n) : n_(n) {
     if (n == 0) return;

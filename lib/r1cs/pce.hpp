@@ -49,9 +49,9 @@
 
 namespace c2lab::r1cs {
 
-// The flag synth=direct|pce.
-enum class synth_mode { direct, pce };
-// "direct" or "pce"; anything else throws c2lab::error(errc::bad_input) naming the value.
+// The flag synth=direct|pce|auto (auto: the job decides, pipeline/c2_job.hpp).
+enum class synth_mode { direct, pce, automatic };
+// "direct", "pce" or "auto"; anything else throws c2lab::error(errc::bad_input) naming the value.
 synth_mode parse_synth_mode(std::string_view name);
 std::string_view to_string(synth_mode m) noexcept;
 
