@@ -13,8 +13,8 @@
 //                                              porep-2kib) as `c2lab prove` runs it
 //                                              (pipeline/c2_job.hpp), every partition: synthesis
 //                                              (the synth, lc_indexer and presize flags; synth=pce
-//                                              loads the cached pre-compiled circuit outside the
-//                                              timing) + the prover (msm_window, msm_split,
+//                                              or auto: the cached pre-compiled circuit, loaded
+//                                              outside the timing) + the prover (msm_window, msm_split,
 //                                              b_g2_msm flags), one iteration per repetition
 //   prove/porep_job/<dataset>/backend:<cpu|cuda>   the same job prepared in each iteration too:
 //                                              C1 decode, construct, the parameters' load
@@ -114,13 +114,16 @@ const int registered = [] {
 }();
 
 // The request `c2lab prove --c1 <dataset>` makes (the flags of the command line), its
-// parameters generated on first use, the blinding seeded.
+// parameters and pre-compiled circuit made on first use as `c2lab setup --c1` leaves the cache
+// (so synth=auto, the default, takes it), the blinding seeded.
 pipeline::c2_request porep_request(const std::string& dataset, groth16::prover_backend* backend) {
     auto say = [](const std::string& line) { std::fprintf(stderr, "[bench_prove] %s\n", line.c_str()); };
     const bench::loaded_dataset& d = bench::dataset(dataset);
     pipeline::c2_request req;
     req.c1_paths = {pipeline::dataset_path(dataset)};
     req.params_path = pipeline::ensure_porep_params(*d.cfg, 0, say);  // generated on first use
+    if (bench::opts().flags.synth != r1cs::synth_mode::direct)
+        pipeline::ensure_porep_pce(*d.cfg, pipeline::count_porep_shape(*d.cfg), say);
     req.flags = bench::opts().flags;
     req.backend = backend;
     req.progress = say;
