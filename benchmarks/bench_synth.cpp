@@ -16,6 +16,8 @@
 //                                                      blank circuit, compiled); counters entries,
 //                                                      file_bytes
 //   pce_load/<dataset>                                 the file's bytes back (checksum, checks)
+//   pce_open/<dataset>                                 the cached file mapped, checksummed and
+//                                                      checked, as prove's load_pce stage does
 //   synth_shape/<dataset>                              shape_counter only
 //
 // The direct cases synthesize the challenges one after another (a per-thread rate) unless
@@ -34,6 +36,7 @@
 
 #include <chrono>
 #include <ctime>
+#include <filesystem>
 #include <memory>
 #include <thread>
 
@@ -238,6 +241,23 @@ void pce_load(benchmark::State& state, std::string name) {
         benchmark::Counter(double(bytes.size()) * double(state.iterations()), benchmark::Counter::kIsRate);
 }
 
+// The cached file (pipeline/pce_cache.hpp: built on first use), as the prover takes it.
+void pce_open(benchmark::State& state, std::string name) {
+    const bench::loaded_dataset* dp = bench::dataset_or_skip(state, name);
+    if (!dp) return;
+    const r1cs::circuit_shape sc = pipeline::count_porep_shape(*dp->cfg);
+    pipeline::ensure_porep_pce(*dp->cfg, sc);
+    const std::string path = pipeline::porep_pce_path(*dp->cfg, sc);
+    const r1cs::capacity_hint hint = sc.hint();
+    const std::string tag = pipeline::porep_pce_tag(*dp->cfg, sc);
+    for (auto _ : state) {
+        const r1cs::precompiled_circuit p = r1cs::precompiled_circuit::open(path, &hint, &tag);
+        benchmark::DoNotOptimize(p.num_entries());
+    }
+    state.counters["bytes/s"] = benchmark::Counter(double(std::filesystem::file_size(path)) * double(state.iterations()),
+                                                   benchmark::Counter::kIsRate);
+}
+
 void register_all() {
     const std::vector<std::string> full = bench::datasets_or({"porep-2kib", "porep-512mib"});
     for (const std::string& name : full)
@@ -305,6 +325,9 @@ void register_all() {
             ->Unit(benchmark::kMillisecond)
             ->UseRealTime();
         benchmark::RegisterBenchmark(("pce_load/" + name).c_str(), [name](benchmark::State& s) { pce_load(s, name); })
+            ->Unit(benchmark::kMillisecond)
+            ->UseRealTime();
+        benchmark::RegisterBenchmark(("pce_open/" + name).c_str(), [name](benchmark::State& s) { pce_open(s, name); })
             ->Unit(benchmark::kMillisecond)
             ->UseRealTime();
     }
