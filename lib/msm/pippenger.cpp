@@ -1,6 +1,7 @@
 #include "msm/pippenger.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <atomic>
 #include <string>
 #include <utility>
@@ -248,9 +249,12 @@ struct affine_adder {
 
 // a += (neg ? -b : b) at once where that is cheap or special (an identity, equal x: P + P or
 // P - P), else queued in the batch (a must not be queued twice in one batch). True when queued.
-template <class C>
+// BNonzero: the caller has seen that b is not the identity (the bucket pass checks each point
+// once for all its windows).
+template <class C, bool BNonzero = false>
 bool add_or_queue(affine_adder<C>& adder, ec::affine<C>& a, const ec::affine<C>& b, bool neg = false) {
-    if (b.is_identity()) return false;
+    if constexpr (!BNonzero)
+        if (b.is_identity()) return false;
     if (a.is_identity()) {
         a = neg ? -b : b;
     } else if (a.x == b.x) {
@@ -303,9 +307,9 @@ struct affine_batch_buckets {
         any_overflow = false;
     }
 
-    // b has no addition in the current batch.
+    // b has no addition in the current batch; pt is not the identity.
     void place(uint32_t b, const A* pt, bool neg) {
-        if (add_or_queue(*batch, bucket[b], *pt, neg)) stamp[b] = batch_id;
+        if (add_or_queue<C, true>(*batch, bucket[b], *pt, neg)) stamp[b] = batch_id;
     }
 
     void to_overflow(uint32_t b, const A* pt, bool neg) {
@@ -320,6 +324,7 @@ struct affine_batch_buckets {
     }
 
     // The caller runs the shared batch when it is full (run_batch of every window sharing it).
+    // pt is not the identity.
     void put(uint32_t b, const A* pt, bool neg) {
         if (stamp[b] == batch_id) {
             if (queue.size() < batch_size / 4) queue.push_back({b, neg, pt});
@@ -515,20 +520,42 @@ void window_group(const plan& p, unsigned j0, unsigned g, std::span<const ec::af
         adder.clear();
         for (size_t w = 0; w < m; ++w) scratch.affine[w].after_batch();
     };
-    auto put_pair = [&](const ec::affine<C>& pt, const recoded& k) {
+    // The point's digit in each window of the group (d[w]) into its bucket.
+    auto put_digits = [&](const ec::affine<C>& pt, const int64_t* d) {
         if (pt.is_identity()) return;
         for (size_t w = 0; w < m; ++w) {
-            int64_t d = p.digit(k, batched[w]);
-            if (d > 0) scratch.affine[w].put(static_cast<uint32_t>(d - 1), &pt, false);
-            else if (d < 0) scratch.affine[w].put(static_cast<uint32_t>(-d - 1), &pt, true);
+            if (d[w] > 0) scratch.affine[w].put(static_cast<uint32_t>(d[w] - 1), &pt, false);
+            else if (d[w] < 0) scratch.affine[w].put(static_cast<uint32_t>(-d[w] - 1), &pt, true);
         }
         if (adder.size() >= full) run_batch();
+    };
+    std::vector<int64_t> pair_digits(m);
+    auto put_pair = [&](const ec::affine<C>& pt, const recoded& k) {
+        for (size_t w = 0; w < m; ++w) pair_digits[w] = p.digit(k, batched[w]);
+        put_digits(pt, pair_digits.data());
     };
     if (along == density_on::none && config.prefetch > 0) {
         // The buckets of the point `prefetch` positions ahead are fetched while this one is
         // placed: with 2^15 buckets (3 MB for G1) they no longer fit the L2 cache.
         const size_t ahead = config.prefetch;
         const size_t far = 4 * ahead;
+        // Each pair's digits are extracted once, `ahead` pairs early, kept in a ring until the
+        // pair is placed.
+        const size_t ring = std::bit_ceil(ahead + 1);
+        std::vector<int64_t> digits(ring * m);
+        auto digits_of = [&](size_t i) { return digits.data() + (i & (ring - 1)) * m; };
+        auto look_ahead = [&](size_t j) {
+            int64_t* d = digits_of(j);
+            for (size_t w = 0; w < m; ++w) {
+                d[w] = p.digit(ks[j], batched[w]);
+                if (d[w] == 0) continue;
+                size_t b = static_cast<size_t>(d[w] > 0 ? d[w] : -d[w]) - 1;
+                const char* at = reinterpret_cast<const char*>(&scratch.affine[w].bucket[b]);
+                for (size_t off = 0; off < sizeof(ec::affine<C>); off += 64) __builtin_prefetch(at + off, 1);
+                __builtin_prefetch(&scratch.affine[w].stamp[b], 1);
+            }
+        };
+        for (size_t j = begin; j < std::min(end, begin + ahead); ++j) look_ahead(j);
         for (size_t i = begin; i < end; ++i) {
             if (i + far < end) {
                 // The points and recoded scalars further ahead: sequential streams, but among
@@ -540,17 +567,8 @@ void window_group(const plan& p, unsigned j0, unsigned g, std::span<const ec::af
                 for (size_t off = 0; off < sizeof(ec::affine<C>); off += 64) __builtin_prefetch(pt + off);
                 __builtin_prefetch(&ks[i + far]);
             }
-            if (i + ahead < end) {
-                for (size_t w = 0; w < m; ++w) {
-                    int64_t d = p.digit(ks[i + ahead], batched[w]);
-                    if (d == 0) continue;
-                    size_t b = static_cast<size_t>(d > 0 ? d : -d) - 1;
-                    const char* at = reinterpret_cast<const char*>(&scratch.affine[w].bucket[b]);
-                    for (size_t off = 0; off < sizeof(ec::affine<C>); off += 64) __builtin_prefetch(at + off, 1);
-                    __builtin_prefetch(&scratch.affine[w].stamp[b], 1);
-                }
-            }
-            put_pair(points[i], ks[i]);
+            if (i + ahead < end) look_ahead(i + ahead);
+            put_digits(points[i], digits_of(i));
         }
     } else {
         for_pairs<C>(points, density, along, ks, begin, end, other_at, put_pair);
