@@ -1,5 +1,6 @@
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <tuple>
@@ -42,10 +43,17 @@
 
 namespace {
 
-// XXH3-128 of bytes as the origin record writes it (canonical bytes in hex), from xxHash itself.
+// The contents' digest as the origin record writes it, from xxHash itself: the XXH3-128 of each
+// 64 MiB piece (canonical bytes), then the XXH3-128 of those digests, in hex.
 std::string xxh3_hex(const std::vector<uint8_t>& bytes) {
+    constexpr size_t piece = size_t{64} << 20;
+    std::vector<uint8_t> digests;
     XXH128_canonical_t c;
-    XXH128_canonicalFromHash(&c, XXH3_128bits(bytes.data(), bytes.size()));
+    for (size_t off = 0; off < bytes.size(); off += piece) {
+        XXH128_canonicalFromHash(&c, XXH3_128bits(bytes.data() + off, std::min(piece, bytes.size() - off)));
+        digests.insert(digests.end(), c.digest, c.digest + sizeof c.digest);
+    }
+    XXH128_canonicalFromHash(&c, XXH3_128bits(digests.data(), digests.size()));
     return c2lab::to_hex(std::span<const uint8_t>(c.digest, sizeof c.digest));
 }
 
@@ -613,7 +621,7 @@ TEST(groth16, params_file_round_trip_and_refusals) {
         std::istringstream fields(line);
         std::string magic, machine, size, stored, contents;
         fields >> magic >> machine >> size >> stored >> contents;
-        EXPECT_EQ(magic, "c2lab-params-origin-v2");
+        EXPECT_EQ(magic, "c2lab-params-origin-v3");
         EXPECT_EQ(machine, this_machine_id());
         EXPECT_EQ(size, std::to_string(good.size()));
         EXPECT_EQ(stored, to_hex(std::span<const uint8_t>(good).last(32)));
@@ -622,10 +630,14 @@ TEST(groth16, params_file_round_trip_and_refusals) {
                                    to_hex(std::span<const uint8_t>(u).last(32)) + " xxh3:" + xxh3_hex(u);
         std::ofstream(params_origin_path(off), std::ios::trunc) << forged << "\n";
         EXPECT_TRUE(params_origin_matches(off));
-        // A record of the first format (no contents' digest) is not trusted.
+        // A record of the first format (no contents' digest) is not trusted, nor one of the
+        // second (the digest in one pass, not in pieces).
         std::ofstream(params_origin_path(off), std::ios::trunc)
             << "c2lab-params-origin-v1 " << machine << " " << size << " " << to_hex(std::span<const uint8_t>(u).last(32))
             << "\n";
+        EXPECT_FALSE(params_origin_matches(off));
+        std::ofstream(params_origin_path(off), std::ios::trunc)
+            << "c2lab-params-origin-v2" << forged.substr(forged.find(' ')) << "\n";
         EXPECT_FALSE(params_origin_matches(off));
         std::ofstream(params_origin_path(off), std::ios::trunc) << forged << "\n";
         EXPECT_EQ(kind_of([&] { (void)read_parameters(off, params_io::mmap, params_check::full); }), errc::bad_input);
