@@ -685,11 +685,13 @@ __attribute__((target("avx512f,avx512ifma,avx512vl,avx512bw"))) void butterfly_s
 // converted once and serve every block of 2 hr rows.
 template <class F>
 __attribute__((target("avx512f,avx512ifma,avx512vl,avx512bw"))) void butterfly_row_stages_ifma(
-    F* buf, size_t rows, const std::function<void(size_t, size_t, F*)>& twiddles, __m512i* data) {
+    F* x, size_t rows, size_t stride, const std::function<void(size_t, size_t, F*)>& twiddles, __m512i* data) {
     constexpr size_t N52 = radix52<F>::n52;
     alignas(64) __m512i wv[2 * N52];
     F w[16];
-    for (size_t b = 0; b < 2 * rows; ++b) to_buffer<F>(buf + 8 * b, data + N52 * b);
+    // Block b: the half b % 2 of row b / 2.
+    auto block = [&](size_t b) { return x + stride * (b / 2) + 8 * (b % 2); };
+    for (size_t b = 0; b < 2 * rows; ++b) to_buffer<F>(block(b), data + N52 * b);
     lazy_budget<F> budget{data, 2 * rows};
     for (size_t hr = 1; hr < rows; hr <<= 1) {
         for (size_t rr = 0; rr < hr; ++rr) {
@@ -707,7 +709,7 @@ __attribute__((target("avx512f,avx512ifma,avx512vl,avx512bw"))) void butterfly_r
         }
         budget.stage_done();
     }
-    for (size_t b = 0; b < 2 * rows; ++b) from_buffer_settled<F>(data + N52 * b, buf + 8 * b);
+    for (size_t b = 0; b < 2 * rows; ++b) from_buffer_settled<F>(data + N52 * b, block(b));
 }
 
 // a * 2^S for normalised limbs, a < 2^(52 N - S): limb k takes the low 52 - S bits of a_k
@@ -1141,14 +1143,15 @@ void butterfly_stages_impl(batch_path path, std::span<F> x, std::span<const F> s
 }
 
 template <class F>
-void butterfly_row_stages_impl(batch_path path, std::span<F> buf, size_t rows,
+void butterfly_row_stages_impl(batch_path path, std::span<F> x, size_t rows, size_t stride,
                                const std::function<void(size_t, size_t, F*)>& twiddles) {
-    if (rows < 2 || !std::has_single_bit(rows) || buf.size() != 16 * rows)
-        throw error(errc::bad_input, "butterfly_row_stages: " + std::to_string(buf.size()) + " elements in " +
-                                         std::to_string(rows) + " rows: need 16 a row and a power of two of rows");
+    if (rows < 2 || !std::has_single_bit(rows) || stride < 16 || x.size() < stride * (rows - 1) + 16)
+        throw error(errc::bad_input, "butterfly_row_stages: " + std::to_string(x.size()) + " elements for " +
+                                         std::to_string(rows) + " rows " + std::to_string(stride) +
+                                         " apart: need 16 a row, rows at least 16 apart and a power of two of rows");
     if (path == batch_path::ifma) {
 #if defined(C2LAB_IFMA_KERNELS)
-        butterfly_row_stages_ifma<F>(buf.data(), rows, twiddles,
+        butterfly_row_stages_ifma<F>(x.data(), rows, stride, twiddles,
                                      resident_buffer("butterfly_row_stages", 2 * rows * radix52<F>::n52));
         return;
 #else
@@ -1160,7 +1163,7 @@ void butterfly_row_stages_impl(batch_path path, std::span<F> buf, size_t rows,
         for (size_t rr = 0; rr < hr; ++rr) {
             twiddles(hr, rr, w);
             for (size_t br = 0; br < rows; br += 2 * hr)
-                butterfly_batch_impl<F>(path, buf.subspan(16 * (br + rr), 16), buf.subspan(16 * (br + rr + hr), 16),
+                butterfly_batch_impl<F>(path, x.subspan(stride * (br + rr), 16), x.subspan(stride * (br + rr + hr), 16),
                                         std::span<const F>(w, 16));
         }
 }
@@ -1273,9 +1276,9 @@ void butterfly_stages(batch_path path, std::span<fr> x, std::span<const fr> stag
     butterfly_stages_impl(path, x, stage_tw, h_first);
 }
 
-void butterfly_row_stages(batch_path path, std::span<fr> buf, size_t rows,
+void butterfly_row_stages(batch_path path, std::span<fr> x, size_t rows, size_t stride,
                           const std::function<void(size_t hr, size_t rr, fr* w)>& twiddles) {
-    butterfly_row_stages_impl(path, buf, rows, twiddles);
+    butterfly_row_stages_impl(path, x, rows, stride, twiddles);
 }
 
 void affine_add_batch(batch_path path, std::span<fp> x1, std::span<fp> y1, std::span<const fp> x2,

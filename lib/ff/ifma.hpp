@@ -63,14 +63,16 @@ void twiddle_form(batch_path path, std::span<fr> w) noexcept;  // in place
 // on permuted vectors. x.size() and h_first powers of two, 16 <= x.size(), h_first <=
 // x.size() / 2, stage_tw.size() >= x.size() (c2lab::error otherwise).
 void butterfly_stages(batch_path path, std::span<fr> x, std::span<const fr> stage_tw, size_t h_first);
-// The NTT's stages over a column tile: buf holds `rows` rows of 16 elements (row r at buf[16 r],
-// rows a power of two >= 2); for hr = 1, 2, ..., rows / 2 and each rr < hr, twiddles(hr, rr, w)
+// The NTT's stages over a column tile: x holds `rows` rows of 16 elements, row r at x[stride r]
+// (stride >= 16; the elements between rows are not touched), rows a power of two >= 2, x at least
+// stride (rows - 1) + 16 long; for hr = 1, 2, ..., rows / 2 and each rr < hr, twiddles(hr, rr, w)
 // writes the 16 twiddles of row rr of stage hr in twiddle_form(path), and every block of 2 hr
 // rows takes the butterflies (row br + rr, row br + rr + hr), column by column with w; the same
 // bits as butterfly_batch row after row with the plain twiddles. On the IFMA path the tile is
-// converted to radix 2^52 once, each row's twiddles once for all its blocks, and the values stay
-// lazy between the stages. c2lab::error on other shapes.
-void butterfly_row_stages(batch_path path, std::span<fr> buf, size_t rows,
+// converted to radix 2^52 once (read from its rows where they lie, written back there), each
+// row's twiddles once for all its blocks, and the values stay lazy between the stages. c2lab::error
+// on other shapes.
+void butterfly_row_stages(batch_path path, std::span<fr> x, size_t rows, size_t stride,
                           const std::function<void(size_t hr, size_t rr, fr* w)>& twiddles);
 
 // Batched affine additions over Fp coordinates (the MSM's bucket accumulation, G1):

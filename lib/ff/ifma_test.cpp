@@ -322,20 +322,35 @@ TEST(butterfly_row_stages, both_paths_match_the_stages_written_out) {
                         }
                 }
             for (batch_path path : available_paths()) {
-                std::vector<fr> got = x0;
-                butterfly_row_stages(path, got, rows, [&](size_t hr, size_t rr, fr* w) {
+                auto tw = [&](size_t hr, size_t rr, fr* w) {
                     twiddles(hr, rr, w);
                     twiddle_form(path, std::span<fr>(w, 16));
-                });
+                };
+                std::vector<fr> got = x0;
+                butterfly_row_stages(path, got, rows, 16, tw);
                 ASSERT_EQ(got, want) << rows << " rows, path " << (path == batch_path::ifma ? "ifma" : "scalar");
+                if (rows > 1024) continue;
+                // The same rows 40 elements apart (as the NTT's tiles lie in memory): the same
+                // results, and the elements between the rows untouched.
+                constexpr size_t stride = 40;
+                std::vector<fr> spread = random_vector<fr>(stride * (rows - 1) + 16, g);
+                const std::vector<fr> around = spread;
+                for (size_t r = 0; r < rows; ++r) std::copy_n(x0.begin() + 16 * r, 16, spread.begin() + stride * r);
+                butterfly_row_stages(path, spread, rows, stride, tw);
+                for (size_t i = 0; i < spread.size(); ++i) {
+                    const size_t r = i / stride, t = i % stride;
+                    ASSERT_EQ(spread[i], t < 16 ? want[16 * r + t] : around[i]) << rows << " rows, element " << i;
+                }
             }
         }
     }
     std::vector<fr> x(48);
     for (batch_path path : available_paths()) {
-        EXPECT_THROW(butterfly_row_stages(path, x, 3, twiddles), error);                          // 3 rows
-        EXPECT_THROW(butterfly_row_stages(path, std::span<fr>(x).first(32), 4, twiddles), error);  // 2 rows given
-        EXPECT_THROW(butterfly_row_stages(path, std::span<fr>(x).first(16), 1, twiddles), error);  // one row
+        EXPECT_THROW(butterfly_row_stages(path, x, 3, 16, twiddles), error);                          // 3 rows
+        EXPECT_THROW(butterfly_row_stages(path, std::span<fr>(x).first(32), 4, 16, twiddles), error);  // 2 rows given
+        EXPECT_THROW(butterfly_row_stages(path, std::span<fr>(x).first(16), 1, 16, twiddles), error);  // one row
+        EXPECT_THROW(butterfly_row_stages(path, x, 2, 8, twiddles), error);                          // rows overlap
+        EXPECT_THROW(butterfly_row_stages(path, std::span<fr>(x).first(40), 2, 32, twiddles), error);  // short
     }
 }
 

@@ -166,12 +166,11 @@ void forward_core_path(const evaluation_domain& d, std::span<fr> a, unsigned blo
         parallel::for_chunks((n / super) * tiles_per_super, 1, [&](size_t lo, size_t hi) {
             fr w[16];
             uninit_buffer<fr> tile;
-            tile.resize_discard(rows * cols);
+            if (!radix52_stages) tile.resize_discard(rows * cols);
             fr* buf = tile.data();
             for (size_t task = lo; task < hi; ++task) {
                 fr* base = x + (task / tiles_per_super) * super + (task % tiles_per_super) * cols;
                 const size_t c0 = (task % tiles_per_super) * cols;
-                for (size_t r = 0; r < rows; ++r) std::copy_n(base + r * chunk, cols, buf + r * cols);
                 // The twiddles of row rr in the stage of blocks of 2 hr rows (h = hr * chunk).
                 auto row_twiddles = [&](size_t hr, size_t rr, fr* wr) {
                     const size_t stride = half_n / (hr * chunk), j0 = rr * chunk + c0;
@@ -179,16 +178,21 @@ void forward_core_path(const evaluation_domain& d, std::span<fr> a, unsigned blo
                     if (rr + 1 < hr)  // the next row's twiddles: a cache line each where stride > 1
                         for (size_t t = 0; t < cols; ++t) __builtin_prefetch(stage_table + (j0 + chunk + t) * stride);
                 };
-                if (radix52_stages) {  // cols == 16: in radix 2^52 from the first stage to the last
-                    ff::butterfly_row_stages(ff::batch_path::ifma, std::span<fr>(buf, rows * cols), rows, row_twiddles);
-                } else {
-                    for (size_t hr = 1; hr < rows; hr <<= 1)
-                        for (size_t rr = 0; rr < hr; ++rr) {  // row rr of each block
-                            row_twiddles(hr, rr, w);
-                            for (size_t br = 0; br < rows; br += 2 * hr)
-                                butterflies<Ifma>(buf + (br + rr) * cols, buf + (br + rr + hr) * cols, w, cols);
-                        }
+                if (radix52_stages) {
+                    // cols == 16: in radix 2^52 from the first stage to the last, the tile
+                    // converted straight from its rows into the kernel's buffer and back (the copy
+                    // into `buf` and out again was 8-10% of the h step at 2^22, perf, Intel Xeon).
+                    ff::butterfly_row_stages(ff::batch_path::ifma, std::span<fr>(base, (rows - 1) * chunk + cols), rows,
+                                             chunk, row_twiddles);
+                    continue;
                 }
+                for (size_t r = 0; r < rows; ++r) std::copy_n(base + r * chunk, cols, buf + r * cols);
+                for (size_t hr = 1; hr < rows; hr <<= 1)
+                    for (size_t rr = 0; rr < hr; ++rr) {  // row rr of each block
+                        row_twiddles(hr, rr, w);
+                        for (size_t br = 0; br < rows; br += 2 * hr)
+                            butterflies<Ifma>(buf + (br + rr) * cols, buf + (br + rr + hr) * cols, w, cols);
+                    }
                 for (size_t r = 0; r < rows; ++r) std::copy_n(buf + r * cols, cols, base + r * chunk);
             }
         });
