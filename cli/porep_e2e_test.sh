@@ -57,7 +57,8 @@ expect 0 "verify" "$BIN" verify --c1 "$T/c1.json" --proof "$T/proof.bin" &&
 # The challenges synthesized in parallel parts (synth=direct), with the smallvec4 indexer: a proof
 # that verifies.
 expect 0 "prove synth_challenges=parallel" "$BIN" prove --c1 "$T/c1.json" -o "$T/proof_par.bin" --flag synth=direct \
-  --flag synth_challenges=parallel --flag lc_indexer=smallvec4 && has "$T/out" "parallel" "synthesized in parallel"
+  --flag synth_challenges=parallel --flag lc_indexer=smallvec4 && has "$T/out" "parallel" "synthesized in parallel" &&
+  { ! grep -q "load_pce" "$T/out" || fail "synth=direct loaded the pre-compiled circuit: $(cat "$T/out")"; }
 expect 0 "verify synth_challenges=parallel" "$BIN" verify --c1 "$T/c1.json" --proof "$T/proof_par.bin"
 # Without the pre-compiled file synth=auto synthesizes directly and says so. Under a budget that
 # holds the serial synthesis (1.79 GiB) but not the parallel parts (2.11 GiB): parallel is refused

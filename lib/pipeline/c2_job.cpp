@@ -173,7 +173,7 @@ c2_job::c2_job(c2_request request) : req_(std::move(request)) {
     if (cfg_ && req_.flags.synth == r1cs::synth_mode::pce) {
         // Built here on first use (then the stage holds the build), else mapped and checked.
         groth16::scoped_stage st(&prepare_, "load_pce");
-        pce_ = porep_pce_for(req_.flags, *cfg_, shape_, req_.progress);
+        pce_ = ensure_porep_pce(*cfg_, shape_, req_.progress);
     }
 
     // The jobs: every partition of every input, `count` times.

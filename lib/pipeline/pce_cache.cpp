@@ -89,13 +89,6 @@ r1cs::synth_mode resolve_synth(r1cs::synth_mode m, const porep::porep_config* cf
     return cfg && fs::exists(porep_pce_path(*cfg, shape), ec) ? r1cs::synth_mode::pce : r1cs::synth_mode::direct;
 }
 
-std::shared_ptr<const r1cs::precompiled_circuit> porep_pce_for(
-    const flag_values& flags, const porep::porep_config& cfg, const r1cs::circuit_shape& sc,
-    const std::function<void(const std::string&)>& progress) {
-    if (flags.synth != r1cs::synth_mode::pce) return nullptr;
-    return ensure_porep_pce(cfg, sc, progress);
-}
-
 void pce_job::evaluate() {
     wa.enforce_input_constraints();
     if (wa.num_constraints() != pce_->num_constraints())

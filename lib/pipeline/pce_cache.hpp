@@ -49,11 +49,6 @@ std::shared_ptr<const r1cs::precompiled_circuit> ensure_porep_pce(
 // (184 MB at 2 KiB, 8.9 GB at 32 GiB). direct and pce come back as they are.
 r1cs::synth_mode resolve_synth(r1cs::synth_mode m, const porep::porep_config* cfg, const r1cs::circuit_shape& shape);
 
-// ensure_porep_pce when flags.synth is pce, nullptr for direct (what synthesize_porep_job takes).
-std::shared_ptr<const r1cs::precompiled_circuit> porep_pce_for(
-    const flag_values& flags, const porep::porep_config& cfg, const r1cs::circuit_shape& shape,
-    const std::function<void(const std::string&)>& progress = {});
-
 // A job of the pre-compiled path: the witness and a, b, c from the product; the densities
 // are the pre-compiled circuit's (the same for every witness of the shape).
 class pce_job : public prepared_job {

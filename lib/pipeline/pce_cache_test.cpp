@@ -90,8 +90,7 @@ TEST_F(pce_cache, pce_and_direct_jobs_give_the_prover_the_same_witness) {
     flag_values direct, pce;
     direct.presize = r1cs::presize_mode::on;
     pce.synth = r1cs::synth_mode::pce;
-    EXPECT_EQ(porep_pce_for(direct, cfg, sc), nullptr);
-    const auto p = porep_pce_for(pce, cfg, sc);
+    const auto p = ensure_porep_pce(cfg, sc);
     ASSERT_NE(p, nullptr);
     EXPECT_THROW(synthesize_porep_job(c, pce, sc.hint(), nullptr), error);
 
