@@ -42,6 +42,8 @@
 #include <type_traits>
 #include <vector>
 
+#include <tbb/cache_aligned_allocator.h>
+
 #include "core/cpu.hpp"
 #include "core/error.hpp"
 
@@ -1229,7 +1231,7 @@ void affine_add_batch_impl(batch_path path, std::span<F> x1, std::span<F> y1, st
             throw error(errc::device, "affine_add_batch: the AVX-512 IFMA path is not available on this CPU "
                                       "(or C2LAB_PORTABLE / C2LAB_NO_AVX512 is set)");
         // Per chunk of 8: the lane-wise prefix product, x1, x2 and x2 - x1 in radix-52 limbs.
-        thread_local std::vector<uint64_t> prefix;
+        thread_local std::vector<uint64_t, tbb::cache_aligned_allocator<uint64_t>> prefix;
         prefix.resize((n + 7) / 8 * record_words<F>);
         F totals[8], inverses[8];
         affine_add_forward_ifma<F>(x1.data(), y1.data(), x2.data(), y2.data(), negate.data(), n, prefix.data(), totals);

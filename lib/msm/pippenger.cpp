@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <tbb/blocked_range.h>
+#include <tbb/cache_aligned_allocator.h>
 #include <tbb/parallel_for.h>
 
 #include "core/error.hpp"
@@ -162,9 +163,13 @@ template <class C>
 struct affine_adder {
     using A = ec::affine<C>;
     using F = typename C::field;
+    // The queued additions, [0, count) of these arrays; they only grow (their size is the
+    // largest batch yet), so that push() writes by index without a capacity check per array.
+    // src is kept where the coordinates are not gathered (the scalar path reads the points).
     std::vector<A*> dst;
     std::vector<const A*> src;
     std::vector<uint8_t> neg;
+    size_t count = 0;
     std::vector<F> denom, prefix;
     // G1 and G2 where AVX-512 IFMA runs: the batch's coordinates, copied into arrays as the
     // additions are queued (the caller has just read both points, so they are in L1; copied
@@ -172,38 +177,36 @@ struct affine_adder {
     // pairs, perf, one thread, Intel Xeon).
     static constexpr bool ifma_curve = std::is_same_v<C, ec::g1_curve> || std::is_same_v<C, ec::g2_curve>;
     const bool gather = ifma_curve && ff::default_batch_path() == ff::batch_path::ifma;
-    std::vector<F> gx1, gy1, gx2, gy2;
+    std::vector<F, tbb::cache_aligned_allocator<F>> gx1, gy1, gx2, gy2;
 
-    void clear() noexcept {
-        dst.clear();
-        src.clear();
-        neg.clear();
+    void clear() noexcept { count = 0; }
+    size_t size() const noexcept { return count; }
+    [[gnu::noinline]] void grow() {
+        const size_t grown = std::max<size_t>(2 * dst.size(), 1024);
+        dst.resize(grown), neg.resize(grown);
+        if (gather) gx1.resize(grown), gy1.resize(grown), gx2.resize(grown), gy2.resize(grown);
+        else src.resize(grown);
     }
-    size_t size() const noexcept { return dst.size(); }
     // p1 is not changed and p2 not written until run().
-    void push(A* p1, const A* p2, bool negate) {
-        dst.push_back(p1);
-        src.push_back(p2);
-        neg.push_back(negate);
-        if (gather) {
-            const size_t i = dst.size() - 1;  // the arrays only grow: their size is the largest batch yet
-            if (i == gx1.size()) {
-                const size_t grown = std::max<size_t>(2 * i, 1024);
-                gx1.resize(grown), gy1.resize(grown), gx2.resize(grown), gy2.resize(grown);
-            }
-            gx1[i] = p1->x, gy1[i] = p1->y, gx2[i] = p2->x, gy2[i] = p2->y;
-        }
+    [[gnu::always_inline]] void push(A* p1, const A* p2, bool negate) {
+        if (count == dst.size()) [[unlikely]] grow();
+        const size_t i = count++;
+        dst[i] = p1;
+        neg[i] = negate;
+        if (gather) gx1[i] = p1->x, gy1[i] = p1->y, gx2[i] = p2->x, gy2[i] = p2->y;
+        else src[i] = p2;
     }
 
     void run() {
-        const size_t n = dst.size();
+        const size_t n = count;
         if (n == 0) return;
         // 8 additions per vector operation (ff::affine_add_batch, bit-identical to the loop
         // below), the sums scattered back.
         if constexpr (ifma_curve) {
             if (gather) {
                 ff::affine_add_batch(ff::batch_path::ifma, std::span(gx1).first(n), std::span(gy1).first(n),
-                                     std::span<const F>(gx2).first(n), std::span<const F>(gy2).first(n), neg);
+                                     std::span<const F>(gx2).first(n), std::span<const F>(gy2).first(n),
+                                     std::span<const uint8_t>(neg).first(n));
                 for (size_t i = 0; i < n; ++i) dst[i]->x = gx1[i], dst[i]->y = gy1[i];
                 return;
             }
@@ -252,7 +255,7 @@ struct affine_adder {
 // BNonzero: the caller has seen that b is not the identity (the bucket pass checks each point
 // once for all its windows).
 template <class C, bool BNonzero = false>
-bool add_or_queue(affine_adder<C>& adder, ec::affine<C>& a, const ec::affine<C>& b, bool neg = false) {
+[[gnu::always_inline]] inline bool add_or_queue(affine_adder<C>& adder, ec::affine<C>& a, const ec::affine<C>& b, bool neg = false) {
     if constexpr (!BNonzero)
         if (b.is_identity()) return false;
     if (a.is_identity()) {
@@ -308,7 +311,7 @@ struct affine_batch_buckets {
     }
 
     // b has no addition in the current batch; pt is not the identity.
-    void place(uint32_t b, const A* pt, bool neg) {
+    [[gnu::always_inline]] void place(uint32_t b, const A* pt, bool neg) {
         if (add_or_queue<C, true>(*batch, bucket[b], *pt, neg)) stamp[b] = batch_id;
     }
 
@@ -325,7 +328,7 @@ struct affine_batch_buckets {
 
     // The caller runs the shared batch when it is full (run_batch of every window sharing it).
     // pt is not the identity.
-    void put(uint32_t b, const A* pt, bool neg) {
+    [[gnu::always_inline]] void put(uint32_t b, const A* pt, bool neg) {
         if (stamp[b] == batch_id) {
             if (queue.size() < batch_size / 4) queue.push_back({b, neg, pt});
             else to_overflow(b, pt, neg);
