@@ -524,11 +524,17 @@ void window_group(const plan& p, unsigned j0, unsigned g, std::span<const ec::af
         for (size_t w = 0; w < m; ++w) scratch.affine[w].after_batch();
     };
     // The point's digit in each window of the group (d[w]) into its bucket.
+    // The sign of a digit is a coin toss: as a branch (one put for each sign) it was mispredicted
+    // half the time; here it is data (|d| and d < 0 without a branch), and only d = 0 (one digit
+    // in 2^(c-1)) branches.
     auto put_digits = [&](const ec::affine<C>& pt, const int64_t* d) {
         if (pt.is_identity()) return;
         for (size_t w = 0; w < m; ++w) {
-            if (d[w] > 0) scratch.affine[w].put(static_cast<uint32_t>(d[w] - 1), &pt, false);
-            else if (d[w] < 0) scratch.affine[w].put(static_cast<uint32_t>(-d[w] - 1), &pt, true);
+            const int64_t v = d[w];
+            if (v == 0) [[unlikely]] continue;
+            const bool negative = v < 0;
+            const uint64_t magnitude = static_cast<uint64_t>(negative ? -v : v);
+            scratch.affine[w].put(static_cast<uint32_t>(magnitude - 1), &pt, negative);
         }
         if (adder.size() >= full) run_batch();
     };
