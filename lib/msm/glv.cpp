@@ -137,30 +137,33 @@ glv_signed_split glv_split_signed(const ff::limbs<4>& k) noexcept {
     auto [l1, l2] = glv_split(k);
     const u128 m = (static_cast<u128>(multiplier[1]) << 64) | multiplier[0];
     u128 a = (static_cast<u128>(l1[1]) << 64) | l1[0], b = (static_cast<u128>(l2[1]) << 64) | l2[0];
-    bool an = false, bn = false;
-    if (b > (m - 1) / 2) {  // k2 - (m - 1) < 0, and k1 - 1
-        b = (m - 1) - b;
-        bn = b != 0;
-        if (a == 0) {
-            a = 1;
-            an = true;
-        } else {
-            a -= 1;
-        }
-    }
-    if (!an && a > m / 2) {  // k1 - m < 0, and k2 + 1
-        a = m - a;
-        an = true;
-        if (!bn) {
-            b += 1;
-        } else {
-            b -= 1;  // -b + 1 = -(b - 1), b >= 1 when negative
-            bn = b != 0;
-        }
-    }
+    // Both corrections without a branch: each condition holds for about half the scalars, so as
+    // branches they were mispredicted about once per scalar (the split of a 2 KiB proof's MSMs
+    // took 0.35-0.42 s on two threads, Intel Xeon). mask(c) is all ones where c holds.
+    auto mask = [](bool c) { return u128{0} - static_cast<u128>(c); };
+    auto pick = [](u128 msk, u128 x, u128 y) { return (x & msk) | (y & ~msk); };
+    // k2 > (m-1)/2: k2 -> -((m - 1) - k2), k1 -> k1 - 1 (k1 = 0 becomes -1).
+    const bool c1 = b > (m - 1) / 2;
+    const u128 m1 = mask(c1);
+    b = pick(m1, (m - 1) - b, b);
+    bool bn = c1 & (b != 0);
+    const bool a_zero = a == 0;
+    a = pick(m1, pick(mask(a_zero), 1, a - 1), a);
+    bool an = c1 & a_zero;
+    // k1 > m/2 (and k1 not already negative): k1 -> -(m - k1), k2 -> k2 + 1 (k2 - 1 in magnitude
+    // where k2 is negative).
+    const bool c2 = !an & (a > m / 2);
+    const u128 m2 = mask(c2);
+    a = pick(m2, m - a, a);
+    an = an | c2;
+    const u128 b_step = pick(mask(bn), b - 1, b + 1);
+    b = pick(m2, b_step, b);
+    bn = bn & (!c2 | (b != 0));
     auto limbs_of = [](u128 v) { return ff::limbs<2>{static_cast<uint64_t>(v), static_cast<uint64_t>(v >> 64)}; };
     return {limbs_of(a), limbs_of(b), an, bn};
 }
+
+const ff::fp& glv_beta() noexcept { return constants().beta; }
 
 ec::g1_affine glv_endo(const ec::g1_affine& p) noexcept {
     if (p.is_identity()) return p;
