@@ -507,6 +507,15 @@ TYPED_TEST(msm_suite, glv_variants_against_naive) {
         vs.push_back({cfg, "blocks of 97, two threads"});
         cfg.glv_block = 1;
         vs.push_back({cfg, "blocks of 1"});
+        // Blocks keep their buckets to the last (kept_buckets): with groups of windows, the xyzz
+        // reduction of the kept buckets and their overflow accumulators, and a last block of 3.
+        cfg.glv_block = 97;
+        cfg.window_group = 3;
+        vs.push_back({cfg, "blocks of 97, windows in groups of 3, two threads"});
+        cfg.window_group = 1;
+        cfg.batched_reduction = false;
+        vs.push_back({cfg, "blocks of 97, xyzz reduction, two threads"});
+        cfg.batched_reduction = true;
         cfg.glv_block = 0;
         cfg.window_group = 3;
         vs.push_back({cfg, "windows in groups of 3, two threads"});
@@ -547,6 +556,9 @@ TYPED_TEST(msm_suite, glv_against_plain_path) {
     // overflow accumulators), and repeated points
     std::vector<fr> same(n, ks[0]);
     EXPECT_EQ(msm<C>(pts, same, {window_policy::table(), 1}), msm<C>(pts, same, plain)) << "equal scalars";
+    msm_config same_blocks{window_policy::table(), 2, bucket_add::batch_affine};
+    same_blocks.glv_block = 1000;  // the overflow accumulators kept from block to block
+    EXPECT_EQ(msm<C>(pts, same, same_blocks), msm<C>(pts, same, plain)) << "equal scalars, blocks of 1000";
     std::vector<ec::affine<C>> rep(n);
     for (size_t i = 0; i < n; ++i) rep[i] = pts[i % 5];
     EXPECT_EQ(msm<C>(rep, ks, {window_policy::table(), 1}), msm<C>(rep, ks, plain)) << "repeated points";

@@ -331,6 +331,13 @@ struct affine_batch_buckets {
         any_overflow = false;
     }
 
+    // The same buckets under another batch (the next endomorphism block's task, on any thread):
+    // the stamps of earlier batches stay below the new id.
+    void resume(affine_adder<C>* adder) {
+        batch = adder;
+        ++batch_id;
+    }
+
     // b has no addition in the current batch; pt is not the identity.
     [[gnu::always_inline]] void place(uint32_t b, const A* pt, bool neg) {
         if (add_or_queue<C, true>(*batch, bucket[b], *pt, neg)) stamp[b] = batch_id;
@@ -509,6 +516,19 @@ ec::jacobian<C> window_xyzz(const plan& p, unsigned j, std::span<const ec::affin
     return sum.to_jacobian();
 }
 
+// Buckets kept from one endomorphism block to the next (pippenger_glv): per task slot (chunk k,
+// window j, at k * windows + j) the affine buckets with their overflow accumulators. Every
+// block's points go into the same buckets and each window is reduced once, after the last block,
+// instead of once a block (2 * 2^(c-1) additions a window: at c = 16 and blocks of 2^20 pairs, 3%
+// of a block's additions), and the buckets are cleared once. The blocks share one task layout,
+// made for plan_n points.
+template <class C>
+struct kept_buckets {
+    std::vector<affine_batch_buckets<C>> slots;
+    size_t plan_n = 0;
+    bool reduce = false;  // this block is the last: its tasks reduce the kept buckets
+};
+
 // One task: windows [j0, j0 + g) over one chunk of pairs, out[w] = sum_b b * B_b of window
 // j0 + w. Windows with batched affine buckets share one batch (and so one inversion per
 // batch: g windows' worth of additions per inversion, and the points read once for all g).
@@ -516,16 +536,22 @@ template <class C>
 void window_group(const plan& p, unsigned j0, unsigned g, std::span<const ec::affine<C>> points,
                   const density_bitmap* density, density_on along, std::span<const recoded> ks, size_t begin,
                   size_t end, size_t other_at, const msm_config& config, bucket_scratch<C>& scratch,
-                  std::span<ec::jacobian<C>> out) {
-    // Windows that do not batch run alone with xyzz buckets; the rest form the group.
+                  std::span<ec::jacobian<C>> out, affine_batch_buckets<C>* kept = nullptr, size_t plan_len = 0,
+                  bool reduce = true) {
+    // Windows that do not batch run alone with xyzz buckets; the rest form the group. With kept
+    // buckets (one slot a window from j0 on) the choice follows the blocks' common layout.
+    if (!kept) plan_len = end - begin;
     std::vector<unsigned> batched;
     for (unsigned w = 0; w < g; ++w) {
-        if (use_batches(p, j0 + w, end - begin, config)) batched.push_back(j0 + w);
+        if (use_batches(p, j0 + w, plan_len, config)) batched.push_back(j0 + w);
         else out[w] = window_xyzz<C>(p, j0 + w, points, density, along, ks, begin, end, other_at, scratch);
     }
     if (batched.empty()) return;
     const size_t m = batched.size();
     if (scratch.affine.size() < m) scratch.affine.resize(m);
+    std::vector<affine_batch_buckets<C>*> accs(m);
+    for (size_t w = 0; w < m; ++w) accs[w] = kept ? &kept[batched[w] - j0] : &scratch.affine[w];
+    auto acc_of = [&](size_t w) -> affine_batch_buckets<C>& { return *accs[w]; };
     auto& adder = scratch.adder;
     adder.clear();
     size_t full = 0;  // the shared batch runs at the sum of the windows' batch sizes
@@ -536,13 +562,14 @@ void window_group(const plan& p, unsigned j0, unsigned g, std::span<const ec::af
         const size_t nb = p.reach(batched[w]);  // a top window's digits are at most 2^bits_left
         const size_t size = config.batch_size ? std::clamp<size_t>(config.batch_size, 16, 4096)
                                               : std::clamp<size_t>(nb / 8, 16, 1024);
-        scratch.affine[w].reset(nb, size, &adder);
-        full += size;
+        if (kept && !acc_of(w).bucket.empty()) acc_of(w).resume(&adder);
+        else acc_of(w).reset(nb, size, &adder);
+        full += acc_of(w).batch_size;
     }
     auto run_batch = [&] {
         adder.run();
         adder.clear();
-        for (size_t w = 0; w < m; ++w) scratch.affine[w].after_batch();
+        for (size_t w = 0; w < m; ++w) acc_of(w).after_batch();
     };
     // The point's digit in each window of the group (d[w]) into its bucket.
     // The sign of a digit is a coin toss: as a branch (one put for each sign) it was mispredicted
@@ -555,7 +582,7 @@ void window_group(const plan& p, unsigned j0, unsigned g, std::span<const ec::af
             if (v == 0) [[unlikely]] continue;
             const bool negative = v < 0;
             const uint64_t magnitude = static_cast<uint64_t>(negative ? -v : v);
-            scratch.affine[w].put(static_cast<uint32_t>(magnitude - 1), &pt, negative);
+            accs[w]->put(static_cast<uint32_t>(magnitude - 1), &pt, negative);
         }
         if (adder.size() >= full) run_batch();
     };
@@ -580,9 +607,9 @@ void window_group(const plan& p, unsigned j0, unsigned g, std::span<const ec::af
                 d[w] = p.digit(ks[j], batched[w]);
                 if (d[w] == 0) continue;
                 size_t b = static_cast<size_t>(d[w] > 0 ? d[w] : -d[w]) - 1;
-                const char* at = reinterpret_cast<const char*>(&scratch.affine[w].bucket[b]);
+                const char* at = reinterpret_cast<const char*>(&accs[w]->bucket[b]);
                 for (size_t off = 0; off < sizeof(ec::affine<C>); off += 64) __builtin_prefetch(at + off, 1);
-                __builtin_prefetch(&scratch.affine[w].stamp[b], 1);
+                __builtin_prefetch(&accs[w]->stamp[b], 1);
             }
         };
         for (size_t j = begin; j < std::min(end, begin + ahead); ++j) look_ahead(j);
@@ -606,12 +633,16 @@ void window_group(const plan& p, unsigned j0, unsigned g, std::span<const ec::af
     auto pending = [&] {
         if (adder.size() != 0) return true;
         for (size_t w = 0; w < m; ++w)
-            if (!scratch.affine[w].queue.empty()) return true;
+            if (!accs[w]->queue.empty()) return true;
         return false;
     };
     while (pending()) run_batch();
+    if (!reduce) {  // kept for the next block: this one contributes through the last block's sums
+        for (size_t w = 0; w < m; ++w) out[batched[w] - j0] = ec::jacobian<C>::identity();
+        return;
+    }
     for (size_t w = 0; w < m; ++w) {
-        auto& acc = scratch.affine[w];
+        auto& acc = acc_of(w);
         fold_overflow(acc, adder);
         const size_t nb = acc.bucket.size();
         ec::jacobian<C> r;
@@ -635,7 +666,8 @@ void window_group(const plan& p, unsigned j0, unsigned g, std::span<const ec::af
 // then the windows combined. Runs in the caller's arena.
 template <class C>
 ec::jacobian<C> run_windows(const plan& p, std::span<const ec::affine<C>> points, const density_bitmap* density,
-                            density_on along, std::span<const recoded> ks, size_t n, const msm_config& config) {
+                            density_on along, std::span<const recoded> ks, size_t n, const msm_config& config,
+                            kept_buckets<C>* kept = nullptr) {
     using J = ec::jacobian<C>;
     const unsigned g = std::clamp<unsigned>(config.window_group, 1, p.windows);
     const size_t groups = (p.windows + g - 1) / g;
@@ -644,6 +676,7 @@ ec::jacobian<C> run_windows(const plan& p, std::span<const ec::affine<C>> points
     // chunking is over the list the density runs along (the points when there is none)
     const size_t span_len = along == density_on::scalars ? ks.size() : points.size();
     const unsigned threads = parallel::arena_concurrency();
+    if (kept) n = kept->plan_n;  // every block in the layout of the first
     size_t chunks = 1;
     if (threads > 1) {
         size_t want = (size_t{4} * threads + groups - 1) / groups;
@@ -682,6 +715,7 @@ ec::jacobian<C> run_windows(const plan& p, std::span<const ec::affine<C>> points
     const size_t rows = std::max(chunks, split_chunks);
     // partial[k * windows + j]: window j over chunk k (the identity where a group has fewer chunks)
     std::vector<J> partial(rows * p.windows, J::identity());
+    if (kept && kept->slots.size() < rows * p.windows) kept->slots.resize(rows * p.windows);
     auto run_task = [&](size_t t, bucket_scratch<C>& buckets) {
         const bool whole = t < whole_tasks;
         const size_t per_group = whole ? chunks : split_chunks;
@@ -691,7 +725,9 @@ ec::jacobian<C> run_windows(const plan& p, std::span<const ec::affine<C>> points
         const unsigned j0 = static_cast<unsigned>(group) * g;
         const unsigned gw = std::min(g, p.windows - j0);
         window_group<C>(p, j0, gw, points, density, along, ks, at.bounds[k], at.bounds[k + 1], at.other_at[k], config,
-                        buckets, std::span<J>(partial).subspan(k * p.windows + j0, gw));
+                        buckets, std::span<J>(partial).subspan(k * p.windows + j0, gw),
+                        kept ? &kept->slots[k * p.windows + j0] : nullptr, kept ? n / per_group : 0,
+                        kept ? kept->reduce : true);
     };
     if (threads == 1) {
         bucket_scratch<C> buckets;
@@ -731,7 +767,13 @@ ec::jacobian<C> pippenger_glv(std::span<const ec::affine<C>> points, const densi
     uninit_buffer<A> pts;  // every element is written by the split below
     uninit_buffer<recoded> ks;
     std::vector<std::pair<size_t, size_t>> pairs;  // (point index, scalar index)
-    size_t pos = 0, other = 0;
+    // One window size for every block (the first block's, the largest); with more than one
+    // block the buckets are kept from block to block and reduced after the last (kept_buckets).
+    const plan p(config.window.glv_bits_for(std::min(n, block)), glv_scalar_bits);
+    kept_buckets<C> kept;
+    kept.plan_n = 2 * std::min(n, block);
+    kept_buckets<C>* const keep = n > block ? &kept : nullptr;
+    size_t pos = 0, other = 0, done = 0;
     while (pos < span_len) {
         pairs.clear();
         while (pos < span_len && pairs.size() < block) {
@@ -744,7 +786,8 @@ ec::jacobian<C> pippenger_glv(std::span<const ec::affine<C>> points, const densi
         }
         const size_t m = pairs.size();
         if (m == 0) continue;
-        const plan p(config.window.glv_bits_for(m), glv_scalar_bits);
+        done += m;
+        kept.reduce = done == n;
         pts.resize_discard(2 * m);
         ks.resize_discard(2 * m);
         const ff::fp beta = std::is_same_v<C, ec::g1_curve> ? glv_beta() : ff::fp::zero();
@@ -771,7 +814,7 @@ ec::jacobian<C> pippenger_glv(std::span<const ec::affine<C>> points, const densi
             }
         });
         total += run_windows<C>(p, std::as_const(pts).span(), nullptr, density_on::none, std::as_const(ks).span(),
-                                2 * m, config);
+                                2 * m, config, keep);
     }
     return total;
 }
