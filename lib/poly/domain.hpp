@@ -9,10 +9,13 @@
 //
 // Costs: construction is about n/2 field multiplications for the twiddles (split across
 // threads when n is large) plus three inversions; memory is 16*n bytes (n/2 elements of
-// 32 bytes), twice that where the AVX-512 IFMA path is available (its own form of the table). log_n may be at most Fr's 2-adicity, 32.
+// 32 bytes), twice that where the AVX-512 IFMA path is available and the scalar table is asked
+// for too (the IFMA path's own form of the table is made first there). log_n may be at most Fr's 2-adicity, 32.
 #pragma once
 
 #include <cstddef>
+#include <memory>
+#include <mutex>
 #include <span>
 #include <vector>
 
@@ -48,18 +51,29 @@ public:
     const fr& z_on_coset_inverse() const noexcept { return z_coset_inv_; }
 
     // omega^j for j < n/2 (empty for n = 1). Stage s of a radix-2 NTT (blocks of 2h
-    // elements) uses entry j * (n / 2h) for its j-th butterfly.
-    std::span<const fr> twiddles() const noexcept { return twiddles_; }
+    // elements) uses entry j * (n / 2h) for its j-th butterfly. Where ff::ifma_available() the
+    // table is made on the first call (thread-safe; errc::resource when it cannot be allocated):
+    // the IFMA transforms up to 2^22 read only the table below.
+    std::span<const fr> twiddles() const;
     // The same table in the form the NTT's stages take on `path` (ff::twiddle_form): twiddles()
-    // itself on the scalar path; on the IFMA path a second table (omega^j 2^4), made with the
-    // first where ff::ifma_available() (errc::device where it is not).
+    // itself on the scalar path; on the IFMA path a table of its own (omega^j 2^4), made with the
+    // domain where ff::ifma_available() (errc::device where it is not).
     std::span<const fr> twiddles(ff::batch_path path) const;
 
 private:
+    struct lazy_table {
+        std::once_flag once;
+        std::vector<fr> values;
+    };
+    void allocate(std::vector<fr>& table, const char* which) const;
+    void fill_powers(fr* table, bool ifma_form) const;
+
     size_t log_n_ = 0;
     size_t n_ = 1;
+    unsigned threads_ = 0;
     fr omega_, omega_inv_, size_inv_, g_, g_inv_, z_coset_, z_coset_inv_;
-    std::vector<fr> twiddles_, twiddles_ifma_;
+    std::shared_ptr<lazy_table> scalar_;  // shared by copies of the domain
+    std::vector<fr> twiddles_ifma_;
 };
 
 }  // namespace c2lab::poly

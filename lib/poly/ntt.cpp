@@ -131,13 +131,16 @@ void forward_core_path(const evaluation_domain& d, std::span<fr> a, unsigned blo
     if (n == 1) return;
     bit_reverse_permute(a, log_n);
     fr* x = a.data();
-    const fr* tw = d.twiddles().data();
 
     if (block_log == 0) block_log = default_block_log;
     const size_t chunk = std::min(n, size_t{1} << std::min<unsigned>(block_log, 32));
     // Where the chunks and the column tiles run in radix 2^52 (ff::butterfly_stages and
-    // ff::butterfly_row_stages: from 16 elements), their twiddles come in the IFMA path's form.
+    // ff::butterfly_row_stages: from 16 elements), their twiddles come in the IFMA path's form;
+    // the scalar table is then read only by stages beyond a super-block (below), and asked for
+    // only there (the domain makes it on first use where IFMA runs).
     const bool radix52_stages = Ifma && chunk >= 16;
+    const size_t max_tile_rows = 1024;  // rows of a column tile (below)
+    const fr* tw = !radix52_stages || chunk * max_tile_rows < n ? d.twiddles().data() : nullptr;
     const fr* stage_table = radix52_stages ? d.twiddles(ff::batch_path::ifma).data() : tw;
     // The in-cache stages' twiddles, gathered once into one contiguous row per stage (chunk
     // entries): every chunk reads them, and in the domain table they lie (n/2)/h apart.
@@ -159,7 +162,6 @@ void forward_core_path(const evaluation_domain& d, std::span<fr> a, unsigned blo
     // omega^(j (n/2)/h) for j = r chunk + column, are gathered once per stage and row and
     // serve every block. Stages with blocks beyond a super-block (n > 2^22 at the default
     // chunk) then run one at a time as below.
-    const size_t max_tile_rows = 1024;
     const size_t super = std::min(n, chunk * max_tile_rows);
     if (chunk < super) {
         const size_t cols = std::min<size_t>(chunk, 16), tiles_per_super = chunk / cols, rows = super / chunk;

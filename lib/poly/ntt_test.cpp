@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <thread>
 #include <vector>
 
 #include "core/error.hpp"
@@ -113,6 +114,21 @@ TEST(evaluation_domain, twiddles_in_each_paths_form) {
         ASSERT_EQ(ifma.size(), plain.size());
         for (size_t j = 0; j < plain.size(); ++j) ASSERT_EQ(ifma[j], plain[j] * fr::from_u64(16)) << "j = " << j;
     }
+}
+
+// The scalar table is made once, on the first call, however many threads ask at once (where
+// IFMA runs it is made lazily), and a copy of the domain shares it.
+TEST(evaluation_domain, scalar_twiddles_made_once_for_every_caller) {
+    evaluation_domain d(14, 2);
+    const evaluation_domain copy = d;
+    std::vector<const fr*> seen(4, nullptr);
+    std::vector<std::thread> callers;
+    for (size_t t = 0; t < seen.size(); ++t)
+        callers.emplace_back([&, t] { seen[t] = (t % 2 ? copy : d).twiddles().data(); });
+    for (auto& c : callers) c.join();
+    for (const fr* p : seen) EXPECT_EQ(p, seen[0]);
+    fr w = fr::one();
+    for (size_t j = 0; j < d.twiddles().size(); ++j, w *= d.omega()) ASSERT_EQ(d.twiddles()[j], w) << "j = " << j;
 }
 
 TEST(evaluation_domain, refuses_bad_sizes) {
