@@ -117,6 +117,30 @@ TEST(split, sum_affine_crosses_the_chunk_size) {
     EXPECT_EQ(msm_split<ec::g1_curve>(pts, ones, one_thread), want);
 }
 
+// The tree pairs point i with point i + h at each level (h half the level): equal x there (the
+// second half repeating the first, some negated) takes the level's copying path; the sum is
+// still every point's.
+TYPED_TEST(split_suite, sum_affine_with_equal_x_across_the_halves) {
+    using C = TypeParam;
+    rng g(11);
+    for (size_t half : {100, 333, 1000}) {
+        auto pts = walk_points<C>(half, g);
+        for (size_t i = 0; i < half; ++i) pts.push_back(i % 3 == 0 ? -pts[i] : pts[i]);
+        pts.push_back(pts[5]);  // an odd one out
+        // and at the second level: sums i and i + half / 2 of the first level made equal
+        auto deeper = walk_points<C>(2 * half, g);
+        for (size_t i = 0; i < half / 2; ++i) {
+            deeper[half / 2 + i] = deeper[i];
+            deeper[half + half / 2 + i] = deeper[half + i];
+        }
+        for (const auto* v : {&pts, &deeper}) {
+            ec::jacobian<C> want = ec::jacobian<C>::identity();
+            for (const auto& p : *v) want += p;
+            EXPECT_EQ(sum_affine<C>(*v), want) << "half " << half;
+        }
+    }
+}
+
 // The split's parallel chunks (msm_config::split_chunk) at sizes that cut the scalars, the
 // bases and the rest bitmap's words at many places: the same group element on 1 and 2 threads.
 TYPED_TEST(split_suite, chunks_of_the_split_equal_one_chunk) {
