@@ -54,6 +54,18 @@ public:
     }
     size_t count() const noexcept { return count(0, size_); }
 
+    // The first set bit at or after i, or size() where there is none: a word at a time.
+    size_t next_set(size_t i) const noexcept {
+        if (i >= size_) return size_;
+        size_t w = i / 64;
+        uint64_t bits = words_[w] & (~uint64_t{0} << (i % 64));
+        while (bits == 0) {
+            if (++w == words_.size()) return size_;
+            bits = words_[w];
+        }
+        return w * 64 + static_cast<size_t>(std::countr_zero(bits));  // bits past size() are zero
+    }
+
     std::span<const uint64_t> words() const noexcept { return words_; }
     friend bool operator==(const density_bitmap&, const density_bitmap&) = default;
 

