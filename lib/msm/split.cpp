@@ -132,9 +132,10 @@ ec::jacobian<C> split_and_run(std::span<const ec::affine<C>> bases, const densit
     auto walk = [&](size_t k, size_t j0, auto&& f) {
         const size_t lo = k * len, hi = std::min(n, lo + len);
         size_t j = j0;
-        for (size_t i = lo; i < hi; ++i) {
-            if (density != nullptr && !density->test(i)) continue;
-            f(j++, scalars[i]);
+        if (density == nullptr) {
+            for (size_t i = lo; i < hi; ++i) f(j++, scalars[i]);
+        } else {
+            for (size_t i = density->next_set(lo); i < hi; i = density->next_set(i + 1)) f(j++, scalars[i]);
         }
         return j - j0;
     };
@@ -142,10 +143,11 @@ ec::jacobian<C> split_and_run(std::span<const ec::affine<C>> bases, const densit
         tbb::parallel_for(tbb::blocked_range<size_t>(0, chunks, 1), [&](const tbb::blocked_range<size_t>& r) {
             for (size_t k = r.begin(); k < r.end(); ++k) {
                 tally& c = t[k];
-                c.bases = walk(k, 0, [&](size_t, const ff::fr& s) {
-                    if (s.is_zero()) ++c.zeros;
-                    else if (s.is_one()) ++c.ones;
-                    else ++c.rest;
+                c.bases = walk(k, 0, [&](size_t, const ff::fr& s) {  // counted without a branch
+                    const bool zero = s.is_zero(), one = s.is_one();
+                    c.zeros += zero;
+                    c.ones += one;
+                    c.rest += !(zero | one);
                 });
             }
         });
