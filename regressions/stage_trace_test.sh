@@ -47,8 +47,17 @@ rc=$?
 has "$T/out" "gate names msm_h" "- msm_h: **slower**" && echo "ok: gate names msm_h"
 has "$T/out" "gate points at msm_h's benchmark" "bench_msm --benchmark_filter='msm/g1/(ln|table)/'" &&
   echo "ok: msm_h's benchmark command"
+# No other stage slower by anything like the injected doubling. A stage of 80 ms on a shared
+# 2-core machine can still drift by 10-20% between the alternated rounds, and the gate rightly
+# calls that slower (once: msm_b_g2, ratio 1.156 [1.055, 1.295], after the e2e test had run);
+# what this test checks is that the regression is pinned on msm_h, so another stage fails it
+# only at a ratio of 1.3 or more.
 for other in ntt msm_l msm_a msm_b_g1 msm_b_g2 assemble; do
-  grep -qF -- "- $other: **slower**" "$T/out" && fail "gate calls $other slower too: $(grep -F -- "- $other:" "$T/out")"
+  line=$(grep -F -- "- $other: **slower**" "$T/out") || continue
+  r=$(sed -n 's/.*ratio \([0-9.]*\).*/\1/p' <<<"$line")
+  python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < 1.3 else 1)" "$r" ||
+    fail "gate calls $other slower too: $line"
+  echo "note: gate calls $other slower at ratio $r (noise, below 1.3)"
 done
 # The ratio of the msm_h stage: about 2 (it takes as long again); wide bounds, as other load on
 # the machine blurs it.
