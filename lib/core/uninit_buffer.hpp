@@ -6,7 +6,7 @@
 // page faults happen in the threads that write the elements.
 //
 // T must be trivially copyable and trivially destructible (an implicit-lifetime type: the
-// storage from std::malloc holds its objects as soon as they are assigned).
+// storage from std::aligned_alloc holds its objects as soon as they are assigned).
 #pragma once
 
 #include <cstddef>
