@@ -618,7 +618,9 @@ TEST(msm_window, ln_rule) {
 
 TEST(msm_window, glv_rule) {
     // The model against a brute-force count of additions, every c in 1..16.
-    auto cost = [](size_t n, unsigned c) { return double(127 / c + 1) * (2.0 * double(n) + double(size_t{1} << c)); };
+    auto cost = [](size_t n, unsigned c) {
+        return double(127 / c + 1) * (2.0 * double(n) + double(size_t{1} << (c - 1)) + double(size_t{1} << c));
+    };
     for (size_t n : {size_t{1}, size_t{2}, size_t{31}, size_t{1000}, size_t{1} << 15, size_t{1} << 17, size_t{1} << 19,
                      size_t{1} << 24}) {
         unsigned c = glv_model_window_bits(n);

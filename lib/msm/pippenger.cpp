@@ -1,6 +1,7 @@
 #include "msm/pippenger.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <atomic>
 #include <string>
@@ -26,24 +27,29 @@ constexpr unsigned full_scalar_bits = 255;  // r < 2^255
 using recoded = ff::limbs<5>;               // k + D < 2^(c * windows) <= 2^275
 
 struct plan {
-    unsigned bits;     // scalar bits: 255, or 128 after the endomorphism split
-    unsigned c;        // window bits
-    unsigned windows;  // floor(bits / c) + 1: the extra window takes the last carry
-    uint64_t half;     // 2^(c-1): buckets per window, digits in [-(half - 1), half]
-    uint64_t offset;   // half - 1: the per-window bias of the recoded scalar
-    uint64_t mask;     // 2^c - 1
-    recoded bias;      // D = offset * sum_j 2^(jc)
+    unsigned bits;        // scalar bits: 255, or 127 after the endomorphism split
+    unsigned c;           // window bits
+    unsigned part_windows;  // floor(bits / c) + 1: the extra window takes the last carry
+    unsigned parts;       // scalars per pair in one recoded value: 1, or 2 (k1, k2) after the split
+    unsigned windows;     // parts * part_windows: part i's windows are [i, i + 1) * part_windows
+    uint64_t half;        // 2^(c-1): buckets per window, digits in [-(half - 1), half]
+    uint64_t offset;      // half - 1: the per-window bias of the recoded scalar
+    uint64_t mask;        // 2^c - 1
+    recoded bias;         // D = offset * sum_j 2^(jc) over all windows
 
-    plan(unsigned window_bits, unsigned scalar_bits)
-        : bits(scalar_bits), c(window_bits), windows(scalar_bits / window_bits + 1),
-          half(uint64_t{1} << (window_bits - 1)), offset(half - 1), mask((uint64_t{1} << window_bits) - 1), bias{} {
-        for (unsigned j = 0; j < windows; ++j) {
-            unsigned shift = j * c;
-            recoded term{};
-            term[shift / 64] = offset << (shift % 64);
-            if (shift % 64 != 0 && shift / 64 + 1 < term.size()) term[shift / 64 + 1] = offset >> (64 - shift % 64);
-            ff::add_to(bias, term);
-        }
+    plan(unsigned window_bits, unsigned scalar_bits, unsigned scalar_parts = 1)
+        : bits(scalar_bits), c(window_bits), part_windows(scalar_bits / window_bits + 1), parts(scalar_parts),
+          windows(scalar_parts * part_windows), half(uint64_t{1} << (window_bits - 1)), offset(half - 1),
+          mask((uint64_t{1} << window_bits) - 1), bias{} {
+        for (unsigned j = 0; j < windows; ++j) add_shifted(bias, offset, j * c);
+    }
+
+    // r += v * 2^shift (mod 2^320) for v < 2^64.
+    static void add_shifted(recoded& r, uint64_t v, unsigned shift) noexcept {
+        recoded term{};
+        term[shift / 64] = v << (shift % 64);
+        if (shift % 64 != 0 && shift / 64 + 1 < term.size()) term[shift / 64 + 1] = v >> (64 - shift % 64);
+        ff::add_to(r, term);
     }
 
     template <size_t N>
@@ -55,6 +61,34 @@ struct plan {
     }
     recoded recode(const ff::fr& s) const noexcept { return recode(s.to_canonical()); }
 
+    // Both halves of a signed split in one value (parts = 2):
+    //   K = D + s1 k1 + 2^(c part_windows) s2 k2   (mod 2^320),
+    // so that windows [0, part_windows) hold the signed digits of s1 k1 and the rest those of
+    // s2 k2: the signs are in the digits and the points stay as they are. Each part's
+    // D_part + s k lies in [0, 2^(c part_windows)) (no borrow or carry between the parts): below
+    // as |k| <= m/2 + 1 < 0.68 * 2^127 (glv.hpp) lies below D_part >= 3/7 (2^(c part_windows) - 1)
+    // >= 0.85 * 2^128 for c >= 3; above, as D_part < 2^(c part_windows - 1) and |k| < 2^127 <=
+    // 2^(c part_windows - 1). (For c < 3 the split is not taken: pippenger.)
+    recoded recode_signed(const glv_signed_split& sp) const noexcept {
+        recoded r = bias;
+        add_signed(r, sp.k1, sp.neg1, 0);
+        add_signed(r, sp.k2, sp.neg2, c * part_windows);
+        return r;
+    }
+    // r += (neg ? -k : k) * 2^shift (mod 2^320) without a branch: -t = ~t + 1.
+    static void add_signed(recoded& r, const ff::limbs<2>& k, bool neg, unsigned shift) noexcept {
+        recoded t{};
+        add_shifted(t, k[0], shift);
+        add_shifted(t, k[1], shift + 64);
+        const uint64_t flip = uint64_t{0} - uint64_t{neg};
+        unsigned __int128 acc = neg;
+        for (size_t i = 0; i < r.size(); ++i) {
+            acc += static_cast<unsigned __int128>(r[i]) + (t[i] ^ flip);
+            r[i] = static_cast<uint64_t>(acc);
+            acc >>= 64;
+        }
+    }
+
     // The signed digit of window j: ((K >> jc) mod 2^c) - offset.
     int64_t digit(const recoded& k, unsigned j) const noexcept {
         unsigned shift = j * c, limb = shift / 64, off = shift % 64;
@@ -63,9 +97,10 @@ struct plan {
         return static_cast<int64_t>(w & mask) - static_cast<int64_t>(offset);
     }
 
-    // Buckets window j can reach: all of them, except in a top window whose few scalar bits
-    // (plus the carry) give digits of at most 2^bits_left.
+    // Buckets window j can reach: all of them, except in a part's top window whose few scalar
+    // bits (plus the carry) give digits of at most 2^bits_left in magnitude.
     uint64_t reach(unsigned j) const noexcept {
+        j %= part_windows;
         const unsigned bits_left = bits > j * c ? bits - j * c : 0;
         if (bits_left >= c) return half;
         return std::min<uint64_t>(half, uint64_t{1} << bits_left);
@@ -153,27 +188,6 @@ inline void sub_to(ff::fp2& r, const ff::fp2& a, const ff::fp2& b) noexcept {
 inline void add_to(ff::fp2& r, const ff::fp2& a, const ff::fp2& b) noexcept {
     add_to(r.c0, a.c0, b.c0);
     add_to(r.c1, a.c1, b.c1);
-}
-
-// r = neg ? -a : a for a below p, without a branch (the endomorphism split's signs are coin
-// tosses: as branches they were mispredicted half the time).
-template <class P>
-[[gnu::always_inline]] inline void neg_if(ff::mont_field<P>& r, const ff::mont_field<P>& a, bool neg) noexcept {
-    using F = ff::mont_field<P>;
-    constexpr size_t n = F::n_limbs;
-    uint64_t d[n], nonzero = 0, borrow = 0;
-    for (size_t i = 0; i < n; ++i) {
-        const unsigned __int128 t = static_cast<unsigned __int128>(F::modulus[i]) - a.mont[i] - borrow;
-        d[i] = static_cast<uint64_t>(t);
-        borrow = static_cast<uint64_t>(t >> 64) & 1;
-        nonzero |= a.mont[i];
-    }
-    const uint64_t mask = uint64_t{0} - uint64_t(neg & (nonzero != 0));  // -0 stays 0
-    for (size_t i = 0; i < n; ++i) r.mont[i] = (d[i] & mask) | (a.mont[i] & ~mask);
-}
-inline void neg_if(ff::fp2& r, const ff::fp2& a, bool neg) noexcept {
-    neg_if(r.c0, a.c0, neg);
-    neg_if(r.c1, a.c1, neg);
 }
 
 // One batch of affine additions p1 += (neg ? -p2 : p2), p1.x != p2.x, both not the
@@ -411,6 +425,28 @@ void fold_overflow(affine_batch_buckets<C>& acc, affine_adder<C>& adder) {
     adder.clear();
 }
 
+// The buckets of the split's second part folded into the first's, window by window (plan::parts):
+//   sum_b b A_b + endo(sum_b b B_b) = sum_b b (A_b + endo(B_b)),
+// one batched addition and one endo (G1: 1M) a bucket where reducing B apart from A took two
+// additions a bucket. B's buckets are left holding endo(B_b).
+template <class C>
+void merge_endo(affine_batch_buckets<C>& into, affine_batch_buckets<C>& from, affine_adder<C>& adder) {
+    constexpr size_t batch = 1024;
+    adder.clear();
+    for (size_t b = 0; b < into.bucket.size(); ++b) {
+        ec::affine<C>& e = from.bucket[b];
+        if (e.is_identity()) continue;
+        e = glv_endo(e);
+        add_or_queue(adder, into.bucket[b], e);
+        if (adder.size() == batch) {
+            adder.run();
+            adder.clear();
+        }
+    }
+    adder.run();
+    adder.clear();
+}
+
 // sum_b (b + 1) * B_b over affine buckets B (identities allowed), with the additions of the
 // running sums batched: the buckets are cut into S segments of L, each with its own
 // running sum and sum (affine), and one step adds bucket i of every segment at once (one
@@ -532,28 +568,31 @@ struct kept_buckets {
     bool reduce = false;  // this block is the last: its tasks reduce the kept buckets
 };
 
-// One task: windows [j0, j0 + g) over one chunk of pairs, out[w] = sum_b b * B_b of window
-// j0 + w. Windows with batched affine buckets share one batch (and so one inversion per
-// batch: g windows' worth of additions per inversion, and the points read once for all g).
+// One task: the windows `wins` over one chunk of pairs, out[j] = sum_b b * B_b of window j
+// (out and kept indexed by window). Windows with batched affine buckets share one batch (and so
+// one inversion per batch: the group's additions per inversion, and the points read once for
+// all of them). A window of the split's second part whose twin (the same window of the first
+// part) is in the group is merged into it before the reduction (merge_endo) and gives the
+// identity.
 template <class C>
-void window_group(const plan& p, unsigned j0, unsigned g, std::span<const ec::affine<C>> points,
+void window_group(const plan& p, std::span<const unsigned> wins, std::span<const ec::affine<C>> points,
                   const density_bitmap* density, density_on along, std::span<const recoded> ks, size_t begin,
                   size_t end, size_t other_at, const msm_config& config, bucket_scratch<C>& scratch,
                   std::span<ec::jacobian<C>> out, affine_batch_buckets<C>* kept = nullptr, size_t plan_len = 0,
                   bool reduce = true) {
     // Windows that do not batch run alone with xyzz buckets; the rest form the group. With kept
-    // buckets (one slot a window from j0 on) the choice follows the blocks' common layout.
+    // buckets (one slot a window) the choice follows the blocks' common layout.
     if (!kept) plan_len = end - begin;
     std::vector<unsigned> batched;
-    for (unsigned w = 0; w < g; ++w) {
-        if (use_batches(p, j0 + w, plan_len, config)) batched.push_back(j0 + w);
-        else out[w] = window_xyzz<C>(p, j0 + w, points, density, along, ks, begin, end, other_at, scratch);
+    for (unsigned j : wins) {
+        if (use_batches(p, j, plan_len, config)) batched.push_back(j);
+        else out[j] = window_xyzz<C>(p, j, points, density, along, ks, begin, end, other_at, scratch);
     }
     if (batched.empty()) return;
     const size_t m = batched.size();
     if (scratch.affine.size() < m) scratch.affine.resize(m);
     std::vector<affine_batch_buckets<C>*> accs(m);
-    for (size_t w = 0; w < m; ++w) accs[w] = kept ? &kept[batched[w] - j0] : &scratch.affine[w];
+    for (size_t w = 0; w < m; ++w) accs[w] = kept ? &kept[batched[w]] : &scratch.affine[w];
     auto acc_of = [&](size_t w) -> affine_batch_buckets<C>& { return *accs[w]; };
     auto& adder = scratch.adder;
     adder.clear();
@@ -641,12 +680,24 @@ void window_group(const plan& p, unsigned j0, unsigned g, std::span<const ec::af
     };
     while (pending()) run_batch();
     if (!reduce) {  // kept for the next block: this one contributes through the last block's sums
-        for (size_t w = 0; w < m; ++w) out[batched[w] - j0] = ec::jacobian<C>::identity();
+        for (size_t w = 0; w < m; ++w) out[batched[w]] = ec::jacobian<C>::identity();
         return;
     }
+    for (size_t w = 0; w < m; ++w) fold_overflow(acc_of(w), adder);
+    std::vector<bool> merged(m, false);
+    if (p.parts == 2)
+        for (size_t w = 0; w < m; ++w)
+            for (size_t t = 0; t < m; ++t)
+                if (batched[t] == batched[w] + p.part_windows) {
+                    merge_endo(acc_of(w), acc_of(t), adder);
+                    merged[t] = true;
+                }
     for (size_t w = 0; w < m; ++w) {
+        if (merged[w]) {
+            out[batched[w]] = ec::jacobian<C>::identity();
+            continue;
+        }
         auto& acc = acc_of(w);
-        fold_overflow(acc, adder);
         const size_t nb = acc.bucket.size();
         ec::jacobian<C> r;
         if (config.batched_reduction) {
@@ -660,19 +711,22 @@ void window_group(const plan& p, unsigned j0, unsigned g, std::span<const ec::af
             }
             r = sum.to_jacobian();
         }
-        out[batched[w] - j0] = r;
+        out[batched[w]] = r;
     }
 }
 
 // The bucket method proper over recoded scalars: tasks of (window group, point chunk),
-// then the windows combined. Runs in the caller's arena.
+// then the windows combined, one sum per part of the scalars (the second the identity where
+// there is one part). Runs in the caller's arena.
 template <class C>
-ec::jacobian<C> run_windows(const plan& p, std::span<const ec::affine<C>> points, const density_bitmap* density,
+std::array<ec::jacobian<C>, 2> run_windows(const plan& p, std::span<const ec::affine<C>> points, const density_bitmap* density,
                             density_on along, std::span<const recoded> ks, size_t n, const msm_config& config,
                             kept_buckets<C>* kept = nullptr) {
     using J = ec::jacobian<C>;
-    const unsigned g = std::clamp<unsigned>(config.window_group, 1, p.windows);
-    const size_t groups = (p.windows + g - 1) / g;
+    // Groups of g windows of the first part; with two parts each takes its twins along (window
+    // j + part_windows for j in the group), to be merged into them before the reduction.
+    const unsigned g = std::clamp<unsigned>(config.window_group, 1, p.part_windows);
+    const size_t groups = (p.part_windows + g - 1) / g;
     // Point chunks per group: enough tasks for every thread (4 per thread for balance),
     // but no chunk below 2^c points, where bucket reduction would dominate.
     // chunking is over the list the density runs along (the points when there is none)
@@ -725,10 +779,14 @@ ec::jacobian<C> run_windows(const plan& p, std::span<const ec::affine<C>> points
         const size_t group = (whole ? 0 : groups - split_groups) + u / per_group, k = u % per_group;
         const cuts& at = whole ? whole_cuts : split_cuts;
         const unsigned j0 = static_cast<unsigned>(group) * g;
-        const unsigned gw = std::min(g, p.windows - j0);
-        window_group<C>(p, j0, gw, points, density, along, ks, at.bounds[k], at.bounds[k + 1], at.other_at[k], config,
-                        buckets, std::span<J>(partial).subspan(k * p.windows + j0, gw),
-                        kept ? &kept->slots[k * p.windows + j0] : nullptr, kept ? n / per_group : 0,
+        unsigned wins[full_scalar_bits / min_window_bits + 1];  // the most windows a plan has (c = 1)
+        unsigned count = 0;
+        for (unsigned j = j0; j < std::min(j0 + g, p.part_windows); ++j)
+            for (unsigned part = 0; part < p.parts; ++part) wins[count++] = j + part * p.part_windows;
+        window_group<C>(p, std::span<const unsigned>(wins, count), points, density, along, ks, at.bounds[k],
+                        at.bounds[k + 1], at.other_at[k], config, buckets,
+                        std::span<J>(partial).subspan(k * p.windows, p.windows),
+                        kept ? &kept->slots[k * p.windows] : nullptr, kept ? n / per_group : 0,
                         kept ? kept->reduce : true);
     };
     if (threads == 1) {
@@ -744,43 +802,51 @@ ec::jacobian<C> run_windows(const plan& p, std::span<const ec::affine<C>> points
         });
     }
 
-    // Horner over windows from the top: acc = 2^c * acc + W_j.
-    J acc = J::identity();
-    for (size_t j = p.windows; j-- > 0;) {
-        for (unsigned b = 0; b < p.c; ++b) acc = acc.dbl();
-        for (size_t k = 0; k < rows; ++k) acc += partial[k * p.windows + j];
+    // Horner over each part's windows from the top: acc = 2^c * acc + W_j.
+    std::array<J, 2> sums{J::identity(), J::identity()};
+    for (unsigned part = 0; part < p.parts; ++part) {
+        J& acc = sums[part];
+        for (size_t j = (part + 1) * p.part_windows; j-- > part * p.part_windows;) {
+            for (unsigned b = 0; b < p.c; ++b) acc = acc.dbl();
+            for (size_t k = 0; k < rows; ++k) acc += partial[k * p.windows + j];
+        }
     }
-    return acc;
+    return sums;
 }
 
 // The endomorphism path (glv.hpp): the pairs that take part, in blocks of at most
-// config.glv_block pairs, each block turned into 2 * block points (+-P, +-endo(P)) and
-// their 127-bit scalars (|k1|, |k2|), then the bucket method with 127-bit windows.
+// config.glv_block pairs, each scalar split into signed 127-bit halves k = s1 k1 + s2 k2 m and
+// recoded into one value (plan::recode_signed), then the bucket method with two parts of
+// 127-bit windows over the block's points as they are:
+//   sum k_i P_i = sum s1 k1_i P_i + endo(sum s2 k2_i P_i),
+// endo applied once to the second part's sum. No point is written (where the split wrote
+// +-P and +-endo(P) for every pair, 2 * 96 bytes and for G1 an Fp product each, the 2 KiB
+// proof's H MSM spent 0.31 s in its splits); a block's points are copied only where the
+// density runs along them (to make them contiguous). The second part doubles the windows and
+// so the bucket reductions: 2 * 2^c additions a window more, against the 2n of its points.
 template <class C>
-ec::jacobian<C> pippenger_glv(std::span<const ec::affine<C>> points, const density_bitmap* density, density_on along,
-                              std::span<const ff::fr> scalars, size_t n, const msm_config& config) {
+ec::jacobian<C> pippenger_glv(const plan& p, std::span<const ec::affine<C>> points, const density_bitmap* density,
+                              density_on along, std::span<const ff::fr> scalars, size_t n, const msm_config& config) {
     using A = ec::affine<C>;
     using J = ec::jacobian<C>;
     const size_t block = config.glv_block ? config.glv_block : n;
     const size_t span_len = along == density_on::scalars ? scalars.size() : points.size();
-    // Positions (along the density's list) where each block starts, and the index of the
-    // block's first pair in the other list.
     J total = J::identity();
-    uninit_buffer<A> pts;  // every element is written by the split below
+    uninit_buffer<A> gathered;  // every element is written by the split below
     uninit_buffer<recoded> ks;
     std::vector<std::pair<size_t, size_t>> pairs;  // (point index, scalar index)
-    // One window size for every block (the first block's, the largest); with more than one
-    // block the buckets are kept from block to block and reduced after the last (kept_buckets).
-    const plan p(config.window.glv_bits_for(std::min(n, block)), glv_scalar_bits);
+    // One window size for every block (the first block's, the largest: chosen by the caller);
+    // with more than one block the buckets are kept from block to block and reduced after the
+    // last (kept_buckets).
     kept_buckets<C> kept;
-    kept.plan_n = 2 * std::min(n, block);
+    kept.plan_n = std::min(n, block);
     kept_buckets<C>* const keep = n > block ? &kept : nullptr;
     size_t pos = 0, other = 0, done = 0;
     while (pos < span_len) {
         // Without a density the block's pairs are (first + i, first + i): no list is made (made on
         // one thread while the other waited, it took 13 ms for the H MSM's first block of 2^20
         // pairs, its 16 MB faulted in, and 2.5 ms for each of the three others; Intel Xeon).
-        const size_t first = pos;
+        const size_t first = pos, first_other = other;
         size_t m = 0;
         if (density == nullptr) {
             m = std::min(block, span_len - pos);
@@ -799,35 +865,23 @@ ec::jacobian<C> pippenger_glv(std::span<const ec::affine<C>> points, const densi
         if (m == 0) continue;
         done += m;
         kept.reduce = done == n;
-        pts.resize_discard(2 * m);
-        ks.resize_discard(2 * m);
-        const ff::fp beta = std::is_same_v<C, ec::g1_curve> ? glv_beta() : ff::fp::zero();
+        // The block's points: the input's own where they are contiguous (no density, or a density
+        // along the scalars: then the points are the selected ones in order), else gathered.
+        const bool gather = along == density_on::points;
+        if (gather) gathered.resize_discard(m);
+        const std::span<const A> block_points = gather ? std::as_const(gathered).span()
+                                                : points.subspan(density ? first_other : first, m);
+        ks.resize_discard(m);
         tbb::parallel_for(tbb::blocked_range<size_t>(0, m, 4096), [&](const tbb::blocked_range<size_t>& r) {
             for (size_t i = r.begin(); i < r.end(); ++i) {
-                const A& pt = points[density ? pairs[i].first : first + i];
-                const auto sp = glv_split_signed(scalars[density ? pairs[i].second : first + i]);
-                // The signs negate y without a branch (neg_if: the identity (0, 0) stays itself).
-                A& a = pts[2 * i];
-                A& b = pts[2 * i + 1];
-                a.x = pt.x;
-                neg_if(a.y, pt.y, sp.neg1);
-                if constexpr (std::is_same_v<C, ec::g1_curve>) {
-                    // endo(P) = (beta X, -Y): -Y unless negated again. Written here rather than
-                    // through glv_endo (its static constants, a temporary, -Y negated back): the
-                    // 2 KiB proof's splits took 328-362 ms this way, 359-409 through glv_endo.
-                    mul_to(b.x, pt.x, beta);
-                    neg_if(b.y, pt.y, !sp.neg2);
-                } else {
-                    const A e = glv_endo(pt);
-                    b.x = e.x;
-                    neg_if(b.y, e.y, sp.neg2);
-                }
-                ks[2 * i] = p.recode(sp.k1);
-                ks[2 * i + 1] = p.recode(sp.k2);
+                if (gather) gathered[i] = points[pairs[i].first];
+                ks[i] = p.recode_signed(glv_split_signed(scalars[density ? pairs[i].second : first + i]));
             }
         });
-        total += run_windows<C>(p, std::as_const(pts).span(), nullptr, density_on::none, std::as_const(ks).span(),
-                                2 * m, config, keep);
+        const auto sums = run_windows<C>(p, block_points, nullptr, density_on::none, std::as_const(ks).span(), m,
+                                         config, keep);
+        total += sums[0];
+        if (!sums[1].is_identity()) total += glv_endo(sums[1].to_affine());
     }
     return total;
 }
@@ -840,10 +894,16 @@ ec::jacobian<C> pippenger(std::span<const ec::affine<C>> points, const density_b
     const size_t n = along == density_on::scalars ? points.size() : scalars.size();
     if (n == 0) return J::identity();
     return parallel::in_arena(config.threads, [&]() -> J {
-        if (config.glv) return pippenger_glv<C>(points, density, along, scalars, n, config);
+        if (config.glv) {
+            // The signed recoding of the split's halves needs c >= 3 (plan::recode_signed); smaller
+            // windows (fixed:1 and fixed:2 alone) take the 255-bit path.
+            const size_t block = config.glv_block ? std::min(config.glv_block, n) : n;
+            const plan p(config.window.glv_bits_for(block), glv_scalar_bits, 2);
+            if (p.c >= 3) return pippenger_glv<C>(p, points, density, along, scalars, n, config);
+        }
         const plan p(config.window.bits_for(n), full_scalar_bits);
         std::vector<recoded> ks = recode_all(p, scalars);
-        return run_windows<C>(p, points, density, along, ks, n, config);
+        return run_windows<C>(p, points, density, along, ks, n, config)[0];
     });
 }
 

@@ -18,9 +18,13 @@
 // every thread of the arena busy (chunks are only split while a chunk keeps >= 2^c points).
 //
 // With msm_config.glv (the default) the scalars are first split by the endomorphism of
-// glv.hpp, k = +-k1 +- k2 x^2 with k1, k2 < 2^127: 2n points (+-P_i, +-endo(P_i)), 127-bit
-// scalars, W = floor(127/c) + 1: about as many bucket additions (2n * 127/c), half the
-// bucket reductions, and room for a larger c. With batched affine buckets a point whose
+// glv.hpp, k = +-k1 +- k2 x^2 with k1, k2 < 2^127, and
+//   sum k_i P_i = sum (+-k1_i) P_i + endo(sum (+-k2_i) P_i):
+// two parts of W = floor(127/c) + 1 windows over the same points, the signs in the recoded
+// digits; window j of both parts runs in one task (the points read once), and the second
+// part's buckets go into the first's through endo before the reduction (one addition a
+// bucket). About as many bucket additions (2n * 127/c), 1.5x the reduction's of one
+// part, no point written, and room for a larger c. With batched affine buckets a point whose
 // bucket already has an addition in the batch waits for the next batch (no xyzz
 // accumulator per bucket), the buckets are reduced by batched affine running sums, and the
 // field products write straight into their destinations (pippenger.cpp). The 255-bit
@@ -48,14 +52,15 @@ struct msm_config {
     window_policy window = window_policy::ln();  // the msm_window flag; default bellperson's rule
     unsigned threads = 0;                        // 0: the caller's arena (all cores by default)
     enum bucket_add bucket_add = bucket_add::automatic;
-    // The endomorphism split (glv.hpp): each pair (P, k) becomes (+-P, k1) and
-    // (+-endo(P), k2) with 127-bit k1, k2: twice the points, half the windows; the window
-    // is then window.glv_bits_for(n). false: the 255-bit scalars as they are (the
-    // reference path).
+    // The endomorphism split (glv.hpp): each scalar k of a pair (P, k) becomes +-k1 and
+    // +-k2 with 127-bit k1, k2, taken by two parts of the windows over P (above); the window
+    // is then window.glv_bits_for(n) (with windows of fewer than 3 bits, which the signed
+    // halves do not fit, the 255-bit path runs instead). false: the 255-bit scalars as they
+    // are (the reference path).
     bool glv = true;
-    // Pairs per endomorphism block: the split points and scalars of one block are held
-    // at once (2 * block * (sizeof(affine) + 40) bytes: 285 MB for G1, 485 MB for G2 at
-    // 2^20 pairs); larger MSMs run block after block and add the results. 0: one block.
+    // Pairs per endomorphism block: the recoded halves of one block are held at once (40
+    // bytes a pair, and the points where a density runs along them and they are gathered);
+    // larger MSMs run block after block with their buckets kept. 0: one block.
     size_t glv_block = size_t{1} << 20;
     // Batched affine buckets: additions per batch (0: the buckets a window reaches / 8,
     // clamped to 16..1024; a given size is clamped to 16..4096), and the bucket reduction

@@ -33,7 +33,7 @@ struct table_row {
 };
 constexpr table_row measured[] = {{10, 8}, {12, 11}, {14, 12}, {16, 13}, {18, 13}};
 
-// The endomorphism split (2n points, 127-bit scalars), indexed by ceil(log2 n) of the pairs,
+// The endomorphism split (two parts of 127-bit windows), indexed by ceil(log2 n) of the pairs,
 // one table per batch path (ff::default_batch_path(): the bucket additions on AVX-512 IFMA, or
 // the scalar ADX/portable field products): IFMA makes the additions cheaper against the memory
 // traffic of the buckets, so its best windows can differ. Source: bench_msm msm/g1/glv_fixed (G1,
@@ -138,14 +138,15 @@ unsigned glv_table_window_bits(size_t n, ff::batch_path path) noexcept {
 }
 
 unsigned glv_model_window_bits(size_t n) noexcept {
-    // Additions for 2n points and 127-bit scalars: W(c) = floor(127/c) + 1 windows of 2n
-    // bucket additions and 2 * 2^(c-1) reduction additions each; c capped at 16 (at 2^18
+    // Additions for n pairs split into two 127-bit halves: W(c) = floor(127/c) + 1 windows of
+    // each half, a pair of them taking 2n bucket additions, 2^(c-1) to merge the second half's
+    // buckets into the first's and 2 * 2^(c-1) to reduce them; c capped at 16 (at 2^18
     // points c = 17 took 1693 ms against 1420 ms for c = 16: 2^16 buckets leave the L2 cache).
     unsigned best = 1;
     double best_cost = 0;
     for (unsigned c = 1; c <= 16; ++c) {
         double windows = 127 / c + 1;
-        double cost = windows * (2.0 * static_cast<double>(n) + std::ldexp(1.0, static_cast<int>(c)));
+        double cost = windows * (2.0 * static_cast<double>(n) + 1.5 * std::ldexp(1.0, static_cast<int>(c)));
         if (c == 1 || cost < best_cost) {
             best = c;
             best_cost = cost;

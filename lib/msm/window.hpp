@@ -43,7 +43,7 @@ struct window_policy {
     // The window size c for an MSM of n points (n = 0 is treated as 1).
     unsigned bits_for(size_t n) const noexcept;
     // The window size c for an MSM of n points whose scalars are split by the endomorphism
-    // (2n points, 127-bit scalars; pippenger.hpp): ln: the addition-count model
+    // (two 127-bit halves of every scalar; pippenger.hpp): ln: the addition-count model
     // glv_model_window_bits (bellperson's ln rule has no such variant: ln(2n) would pick
     // c = 14 at 2^19 points, a window size that leaves a 1-bit top window); table: its own
     // measured table (window.cpp), the model elsewhere; fixed: N.
@@ -60,8 +60,8 @@ unsigned table_window_bits(size_t n) noexcept;
 // (ff::default_batch_path()) or of the one named; falls back to the model.
 unsigned glv_table_window_bits(size_t n) noexcept;
 unsigned glv_table_window_bits(size_t n, ff::batch_path path) noexcept;
-// The c in 1..16 minimising (floor(127/c) + 1) * (2n + 2^c): windows times bucket and
-// reduction additions for the split of n pairs.
+// The c in 1..16 minimising (floor(127/c) + 1) * (2n + 1.5 * 2^c): windows times bucket, merge
+// and reduction additions for the split of n pairs (pippenger.cpp).
 unsigned glv_model_window_bits(size_t n) noexcept;
 
 }  // namespace c2lab::msm
