@@ -465,6 +465,18 @@ TEST(msm_glv, split_recombines) {
         fr a = sp.neg1 ? -fr_of(sp.k1) : fr_of(sp.k1), b = sp.neg2 ? -fr_of(sp.k2) : fr_of(sp.k2);
         EXPECT_EQ(a + b * mm, k);
     }
+    // k = q m + j for q < m - 1 and j < m is split into exactly (j, q): the division's quotient
+    // estimate is off by up to two below the edges j = m - 1, m - 2 (Barrett).
+    const ff::limbs<2> m_minus_1{m[0] - 1, m[1]}, m_minus_2{m[0] - 2, m[1]}, m_minus_3{m[0] - 3, m[1]};
+    // (the largest q: (m - 2) m + m - 1 = r - 2)
+    std::vector<ff::limbs<2>> qs = {ff::limbs<2>{0, 0}, ff::limbs<2>{1, 0}, m_minus_3, m_minus_2};
+    for (int i = 0; i < 200; ++i) qs.push_back(ff::limbs<2>{g.next(), g.next() >> 1});  // below 2^127 < m - 2
+    for (const auto& q : qs)
+        for (const auto& j : {ff::limbs<2>{0, 0}, ff::limbs<2>{1, 0}, m_minus_2, m_minus_1}) {
+            auto [k1, k2] = glv_split(fr_of(q) * mm + fr_of(j));
+            EXPECT_EQ(k1, j);
+            EXPECT_EQ(k2, q);
+        }
     // k = m: (0, 1); k = m + 1: (1, 1); k = r - 1 = m^2 - m: (0, m - 1)
     auto [a1, a2] = glv_split(mm);
     EXPECT_TRUE(ff::is_zero(a1));
