@@ -822,8 +822,11 @@ std::array<ec::jacobian<C>, 2> run_windows(const plan& p, std::span<const ec::af
 // endo applied once to the second part's sum. No point is written (where the split wrote
 // +-P and +-endo(P) for every pair, 2 * 96 bytes and for G1 an Fp product each, the 2 KiB
 // proof's H MSM spent 0.31 s in its splits); a block's points are copied only where the
-// density runs along them (to make them contiguous). The second part doubles the windows and
-// so the bucket reductions: 2 * 2^c additions a window more, against the 2n of its points.
+// density runs along them (to make them contiguous). Window j of both parts runs in one task
+// (the points read once for both), and the second part's buckets are merged into the first's
+// before the reduction (merge_endo): 2^(c-1) additions a window pair more than one part's
+// reduction, against the 2n of its points; endo of the second part's sum remains for the
+// windows without batches (window_xyzz), which are not merged.
 template <class C>
 ec::jacobian<C> pippenger_glv(const plan& p, std::span<const ec::affine<C>> points, const density_bitmap* density,
                               density_on along, std::span<const ff::fr> scalars, size_t n, const msm_config& config) {
