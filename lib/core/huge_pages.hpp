@@ -60,4 +60,17 @@ inline std::unique_ptr<void, free_deleter> alloc_huge_aligned(size_t bytes) {
     return std::unique_ptr<void, free_deleter>(p);
 }
 
+// An allocator for std::vector and the like over alloc_huge_aligned: huge pages from 2 MiB up
+// (large arrays read at random, such as an MSM's buckets), a cache line below.
+template <class T>
+struct huge_page_allocator {
+    using value_type = T;
+    huge_page_allocator() = default;
+    template <class U>
+    huge_page_allocator(const huge_page_allocator<U>&) noexcept {}
+    T* allocate(size_t n) { return static_cast<T*>(alloc_huge_aligned(n * sizeof(T)).release()); }
+    void deallocate(T* p, size_t) noexcept { std::free(p); }
+    friend bool operator==(const huge_page_allocator&, const huge_page_allocator&) noexcept { return true; }
+};
+
 }  // namespace c2lab

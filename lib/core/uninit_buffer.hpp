@@ -16,6 +16,8 @@
 #include <span>
 #include <type_traits>
 
+#include "core/huge_pages.hpp"
+
 namespace c2lab {
 
 template <class T>
@@ -32,10 +34,9 @@ public:
         if (n > capacity_) {
             mem_.reset();
             // On a cache line: the vector kernels' 64-byte loads then never straddle two lines,
-            // and a 96-byte point spans two lines, never three.
-            void* p = std::aligned_alloc(64, (n * sizeof(T) + 63) / 64 * 64);
-            if (p == nullptr) throw std::bad_alloc();
-            mem_.reset(static_cast<T*>(p));
+            // and a 96-byte point spans two lines, never three. From 2 MiB up in huge pages
+            // (alloc_huge_aligned): 512 times fewer page faults where it is first written.
+            mem_.reset(static_cast<T*>(alloc_huge_aligned(n * sizeof(T)).release()));
             capacity_ = n;
         }
         size_ = n;
@@ -50,10 +51,10 @@ public:
     std::span<const T> span() const noexcept { return {mem_.get(), size_}; }
 
 private:
-    struct free_deleter {
+    struct deleter {
         void operator()(T* p) const noexcept { std::free(p); }
     };
-    std::unique_ptr<T, free_deleter> mem_;
+    std::unique_ptr<T, deleter> mem_;
     size_t size_ = 0, capacity_ = 0;
 };
 
