@@ -7,6 +7,7 @@
 #include <mutex>
 #include <new>
 #include <string>
+#include <utility>
 
 #include "core/error.hpp"
 #include "core/parallel.hpp"
@@ -33,16 +34,18 @@ evaluation_domain::evaluation_domain(size_t log_n, unsigned threads) {
     // now and the scalar one on first use: the IFMA transforms up to 2^22 read only theirs, and
     // each table is 64 MB of fresh pages at 2^22.
     if (ff::ifma_available()) {
-        allocate(twiddles_ifma_, "the IFMA path's ");
-        fill_powers(twiddles_ifma_.data(), true);
+        auto table = std::make_shared<uninit_buffer<fr>>();
+        allocate(*table, "the IFMA path's ");
+        fill_powers(table->data(), true);
+        twiddles_ifma_ = std::move(table);
     } else {
         (void)twiddles();
     }
 }
 
-void evaluation_domain::allocate(std::vector<fr>& table, const char* which) const {
+void evaluation_domain::allocate(uninit_buffer<fr>& table, const char* which) const {
     try {
-        table.resize(n_ / 2);
+        table.resize_discard(n_ / 2);
     } catch (const std::bad_alloc&) {
         throw error(errc::resource, std::string("evaluation_domain: cannot allocate ") + which +
                                         std::to_string(n_ / 2) + " twiddles for n = 2^" + std::to_string(log_n_));
@@ -84,15 +87,15 @@ std::span<const fr> evaluation_domain::twiddles() const {
         allocate(scalar_->values, "");
         fill_powers(scalar_->values.data(), false);
     });
-    return scalar_->values;
+    return std::as_const(scalar_->values).span();
 }
 
 std::span<const fr> evaluation_domain::twiddles(ff::batch_path path) const {
     if (path == ff::batch_path::scalar) return twiddles();
-    if (twiddles_ifma_.size() != n_ / 2)
+    if (!twiddles_ifma_ || twiddles_ifma_->size() != n_ / 2)
         throw error(errc::device, "evaluation_domain: no IFMA twiddle table (the AVX-512 IFMA path was not available "
                                   "when the domain was made)");
-    return twiddles_ifma_;
+    return twiddles_ifma_->span();
 }
 
 evaluation_domain evaluation_domain::for_size(size_t n, unsigned threads) {

@@ -19,6 +19,7 @@
 #include <span>
 #include <vector>
 
+#include "core/uninit_buffer.hpp"
 #include "ff/fields.hpp"
 #include "ff/ifma.hpp"
 
@@ -61,11 +62,13 @@ public:
     std::span<const fr> twiddles(ff::batch_path path) const;
 
 private:
+    // A table's n/2 entries are written once, in parallel (fill_powers): no serial zero fill
+    // first, and huge pages (uninit_buffer) for the strided reads of the NTT's column stages.
     struct lazy_table {
         std::once_flag once;
-        std::vector<fr> values;
+        uninit_buffer<fr> values;
     };
-    void allocate(std::vector<fr>& table, const char* which) const;
+    void allocate(uninit_buffer<fr>& table, const char* which) const;
     void fill_powers(fr* table, bool ifma_form) const;
 
     size_t log_n_ = 0;
@@ -73,7 +76,7 @@ private:
     unsigned threads_ = 0;
     fr omega_, omega_inv_, size_inv_, g_, g_inv_, z_coset_, z_coset_inv_;
     std::shared_ptr<lazy_table> scalar_;  // shared by copies of the domain
-    std::vector<fr> twiddles_ifma_;
+    std::shared_ptr<const uninit_buffer<fr>> twiddles_ifma_;  // the same
 };
 
 }  // namespace c2lab::poly

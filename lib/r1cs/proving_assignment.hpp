@@ -40,6 +40,7 @@
 #include <tbb/parallel_invoke.h>
 
 #include "core/error.hpp"
+#include "core/huge_pages.hpp"
 #include "r1cs/constraint_system.hpp"
 
 namespace c2lab::r1cs {
@@ -172,9 +173,13 @@ proving_assignment<Indexer>::proving_assignment(const capacity_hint& hint, presi
         // the padding needs no second allocation, copy and page faults (perf: 0.9% of a 2 KiB
         // proof's samples, single-threaded, in the reallocation).
         const size_t domain = std::bit_ceil(std::max<size_t>(hint.constraints, 1));
-        a_.reserve(domain);
-        b_.reserve(domain);
-        c_.reserve(domain);
+        // In huge pages where the room is new (advice on untouched memory): the NTTs' column
+        // stages read them in rows 128 KiB apart, and 512 times fewer page faults.
+        for (std::vector<fr>* v : {&a_, &b_, &c_}) {
+            const bool fresh = v->capacity() < domain;
+            v->reserve(domain);
+            if (fresh) advise_huge_pages(v->data(), v->capacity() * sizeof(fr));
+        }
         aux_assignment_.reserve(hint.aux);
         input_assignment_.reserve(hint.inputs);
     }
