@@ -651,8 +651,8 @@ TEST(msm_window, glv_rule) {
         EXPECT_EQ(glv_table_window_bits(size_t{1} << 24, path), glv_model_window_bits(size_t{1} << 24));
         EXPECT_EQ(glv_table_window_bits(100, path), glv_model_window_bits(100));
     }
-    // The paths' own rows at the small sizes (the same on the machine last measured).
-    EXPECT_EQ(glv_table_window_bits(size_t{1} << 10, ff::batch_path::scalar), 10u);
+    // The paths' own rows at the small sizes (they differ at 2^10 on the machine last measured).
+    EXPECT_EQ(glv_table_window_bits(size_t{1} << 10, ff::batch_path::scalar), 9u);
     EXPECT_EQ(glv_table_window_bits(size_t{1} << 10, ff::batch_path::ifma), 10u);
     EXPECT_EQ(glv_table_window_bits(size_t{1} << 14, ff::batch_path::scalar), 13u);
     EXPECT_EQ(glv_table_window_bits(size_t{1} << 14, ff::batch_path::ifma), 13u);

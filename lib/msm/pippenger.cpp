@@ -529,11 +529,14 @@ void for_pairs(std::span<const ec::affine<C>> points, const density_bitmap* dens
 // Whether window j of a chunk of `len` pairs uses batched affine buckets. auto: batches pay
 // off when every bucket the window reaches sees several points and conflicts are rare (a
 // batch of reach / 8 buckets); not in a top window whose few scalar bits reach only a
-// handful of buckets.
+// handful of buckets. With the split's two parts a task's twin windows share one batch and
+// one reduction: counted as the pairs' 2 len points, the threshold of the layout it was set
+// for (+-P and +-endo(P) in one window); counted per part, 2^14 pairs at c = 14 fell back to
+// xyzz buckets and took 234 against 47 ms at c = 13 (G1, IFMA, one thread, Intel Xeon).
 inline bool use_batches(const plan& p, unsigned j, size_t len, const msm_config& config) {
     const uint64_t reach = p.reach(j);
     return config.bucket_add == bucket_add::batch_affine ||
-           (config.bucket_add == bucket_add::automatic && reach >= 256 && len >= 4 * reach);
+           (config.bucket_add == bucket_add::automatic && reach >= 256 && p.parts * len >= 4 * reach);
 }
 
 // One window with xyzz buckets (8M + 2S per point), reduced by xyzz running sums:

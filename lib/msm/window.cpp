@@ -39,33 +39,33 @@ constexpr table_row measured[] = {{10, 8}, {12, 11}, {14, 12}, {16, 13}, {18, 13
 // traffic of the buckets, so its best windows can differ. Source: bench_msm msm/g1/glv_fixed (G1,
 // one thread pinned, full density, Release, -march=x86-64-v3, batched affine buckets, repetitions
 // interleaved at random, medians), the scalar path with C2LAB_NO_AVX512=1.
-// Since the overflow accumulators are folded into the buckets before the reduction (which made
-// each window's fixed cost smaller, the more so the larger c), on the 2-core Intel Xeon (family 6
-// model 207, L2 2 MiB per core), 2 repetitions (4 for the scalar path up to 2^16), time per MSM
-// by c, best marked *:
+// Since the split's two parts share the points (no split points written), their buckets are
+// merged before one reduction and the buckets sit in huge pages, on the 2-core Intel Xeon
+// (family 6 model 207, L2 2 MiB per core), 2 repetitions, time per MSM by c, best marked *:
 // IFMA:
-//   log_n 10: c=6 17.9, c=7 16.0, c=8 14.5, c=9 9.94, c=10 8.00* ms
-//   log_n 12: c=8 54.0, c=9 31.3, c=10 24.2, c=11 21.1*, c=12 21.2 ms
-//   log_n 14: c=10 89.7, c=11 75.3, c=12 67.4, c=13 56.3*, c=14 68.2 ms
-//   log_n 16: c=10 348, c=11 298, c=12 259, c=13 209*, c=14 226, c=15 236 ms
-//   log_n 18: c=12 1069, c=13 835, c=14 881, c=15 891, c=16 714*, c=17 851 ms
-//   log_n 20: c=14 3498, c=15 3510, c=16 2678*, c=17 2987, c=18 3125, c=19 2871 ms
-//   log_n 22: c=16 10140*, c=19 10890 ms
+//   log_n 10: c=6 18.7, c=7 17.0, c=8 16.1, c=9 7.9, c=10 7.4* ms
+//   log_n 12: c=8 55.8, c=9 24.0, c=10 19.9, c=11 18.7*, c=12 19.5 ms
+//   log_n 14: c=10 70.6, c=11 61.1, c=12 56.8, c=13 47.1*, c=14 62.0 ms
+//   log_n 16: c=10 274, c=11 239, c=12 215, c=13 154*, c=14 184, c=15 210 ms
+//   log_n 18: c=12 804, c=13 583, c=14 665, c=15 698, c=16 518*, c=17 635 ms
+//   log_n 20: c=14 2725, c=15 2691, c=16 1878*, c=17 2163, c=18 2603, c=19 2475 ms
+//   log_n 22: c=16 7282*, c=17 8363, c=19 8821, c=20 55546 ms (one run each)
 // scalar (mulx/adcx/adox):
-//   log_n 10: c=6 18.1, c=7 16.1, c=8 14.6, c=9 13.0, c=10 11.5* ms
-//   log_n 12: c=8 54.5, c=9 45.5, c=10 37.3, c=11 34.4*, c=12 34.8 ms
-//   log_n 14: c=10 141, c=11 126, c=12 117, c=13 109*, c=14 121 ms
-//   log_n 16: c=10 567, c=11 500, c=12 454, c=13 404*, c=14 415, c=15 417 ms
-//   log_n 18: c=12 1756, c=13 1590, c=14 1568, c=15 1518, c=16 1384*, c=17 1467 ms
-//   log_n 20: c=14 6385, c=15 6106, c=16 5254, c=17 5371, c=18 5556, c=19 5081 ms (19 within
-//             noise of 16 in 2 repetitions; 16 kept, as at 2^22)
-//   log_n 22: c=16 20420*, c=19 20880 ms
+//   log_n 10: c=6 18.7, c=7 17.0, c=8 16.2, c=9 11.6*, c=10 12.2 ms
+//   log_n 12: c=8 56.4, c=9 38.3, c=10 33.9, c=11 32.5*, c=12 33.6 ms
+//   log_n 14: c=10 125, c=11 115, c=12 108, c=13 101*, c=14 117 ms
+//   log_n 16: c=10 492, c=11 442, c=12 408, c=13 362*, c=14 378, c=15 385 ms
+//   log_n 18: c=12 1610, c=13 1400, c=14 1427, c=15 1378, c=16 1218*, c=17 1334 ms
+//   log_n 20: c=14 5659, c=15 5373, c=16 4617*, c=17 4791, c=18 5143, c=19 4924 ms
+//   log_n 22: c=16 20420*, c=19 20880 ms (with the split points written, before the huge pages)
+// With the split points written (each window over +-P and +-endo(P)), before the huge pages, the
+// same windows won except the scalar path's 2^10 (c = 10: 11.5 ms against 13.0 at c = 9).
 // Before the fold, on the shared 2-core "AMD EPYC" (family 25 model 17, L2 1 MiB per core, L3
 // 32 MiB), the same rows except the scalar path's 2^10 (c = 8: 17.3 ms against 19.4 at c = 10)
 // and 2^14 (c = 12: 140 against 146 ms at c = 13); not measured there since.
 // Sizes between two rows: the smaller of their windows; outside 2^10..2^22: glv_model_window_bits.
 constexpr table_row measured_glv_ifma[] = {{10, 10}, {12, 11}, {14, 13}, {16, 13}, {18, 16}, {20, 16}, {22, 16}};
-constexpr table_row measured_glv_scalar[] = {{10, 10}, {12, 11}, {14, 13}, {16, 13}, {18, 16}, {20, 16}, {22, 16}};
+constexpr table_row measured_glv_scalar[] = {{10, 9}, {12, 11}, {14, 13}, {16, 13}, {18, 16}, {20, 16}, {22, 16}};
 
 unsigned ceil_log2(size_t n) noexcept {
     unsigned log_n = 0;
