@@ -20,7 +20,9 @@
 
 namespace c2lab {
 
-template <class T>
+// HugePages: storage from alloc_huge_aligned (huge pages from 2 MiB up), for tables read at
+// strides or at random; else on a cache line.
+template <class T, bool HugePages = false>
 class uninit_buffer {
     static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>,
                   "uninit_buffer holds plain data only");
@@ -34,9 +36,11 @@ public:
         if (n > capacity_) {
             mem_.reset();
             // On a cache line: the vector kernels' 64-byte loads then never straddle two lines,
-            // and a 96-byte point spans two lines, never three. From 2 MiB up in huge pages
-            // (alloc_huge_aligned): 512 times fewer page faults where it is first written.
-            mem_.reset(static_cast<T*>(alloc_huge_aligned(n * sizeof(T)).release()));
+            // and a 96-byte point spans two lines, never three.
+            void* p = HugePages ? alloc_huge_aligned(n * sizeof(T)).release()
+                                : std::aligned_alloc(64, (n * sizeof(T) + 63) / 64 * 64);
+            if (p == nullptr) throw std::bad_alloc();
+            mem_.reset(static_cast<T*>(p));
             capacity_ = n;
         }
         size_ = n;

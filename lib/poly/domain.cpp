@@ -34,7 +34,7 @@ evaluation_domain::evaluation_domain(size_t log_n, unsigned threads) {
     // now and the scalar one on first use: the IFMA transforms up to 2^22 read only theirs, and
     // each table is 64 MB of fresh pages at 2^22.
     if (ff::ifma_available()) {
-        auto table = std::make_shared<uninit_buffer<fr>>();
+        auto table = std::make_shared<uninit_buffer<fr, true>>();
         allocate(*table, "the IFMA path's ");
         fill_powers(table->data(), true);
         twiddles_ifma_ = std::move(table);
@@ -43,7 +43,7 @@ evaluation_domain::evaluation_domain(size_t log_n, unsigned threads) {
     }
 }
 
-void evaluation_domain::allocate(uninit_buffer<fr>& table, const char* which) const {
+void evaluation_domain::allocate(uninit_buffer<fr, true>& table, const char* which) const {
     try {
         table.resize_discard(n_ / 2);
     } catch (const std::bad_alloc&) {

@@ -66,9 +66,9 @@ private:
     // first, and huge pages (uninit_buffer) for the strided reads of the NTT's column stages.
     struct lazy_table {
         std::once_flag once;
-        uninit_buffer<fr> values;
+        uninit_buffer<fr, true> values;
     };
-    void allocate(uninit_buffer<fr>& table, const char* which) const;
+    void allocate(uninit_buffer<fr, true>& table, const char* which) const;
     void fill_powers(fr* table, bool ifma_form) const;
 
     size_t log_n_ = 0;
@@ -76,7 +76,7 @@ private:
     unsigned threads_ = 0;
     fr omega_, omega_inv_, size_inv_, g_, g_inv_, z_coset_, z_coset_inv_;
     std::shared_ptr<lazy_table> scalar_;  // shared by copies of the domain
-    std::shared_ptr<const uninit_buffer<fr>> twiddles_ifma_;  // the same
+    std::shared_ptr<const uninit_buffer<fr, true>> twiddles_ifma_;  // the same
 };
 
 }  // namespace c2lab::poly
