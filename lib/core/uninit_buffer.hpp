@@ -2,8 +2,9 @@
 // scratch arrays that a parallel loop then writes in full. A std::vector value-initialises
 // its elements in the calling thread, so every page is first touched (faulted in and
 // zeroed) by one thread before the parallel loop starts: a serial prefix of the MSM's
-// endomorphism split (2^21 points and recoded scalars, 280 MB, at 2^20 pairs). Here the
-// page faults happen in the threads that write the elements.
+// endomorphism split (when it wrote 2^21 points and recoded scalars, 280 MB, at 2^20 pairs; now
+// the recoded scalars, 40 MB) and of the evaluation domain's twiddle tables (64 MB at 2^22).
+// Here the page faults happen in the threads that write the elements.
 //
 // T must be trivially copyable and trivially destructible (an implicit-lifetime type: the
 // storage from std::aligned_alloc holds its objects as soon as they are assigned).
