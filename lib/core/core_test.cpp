@@ -4,11 +4,14 @@
 #include "core/error.hpp"
 #include "core/file.hpp"
 
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <vector>
 #include "core/hex.hpp"
 #include "core/rng.hpp"
+#include "core/huge_pages.hpp"
 #include "core/uninit_buffer.hpp"
 
 namespace c2lab {
@@ -125,6 +128,32 @@ TEST(uninit_buffer, grows_keeps_its_storage_and_holds_what_is_written) {
     EXPECT_EQ(b.size(), 100000u);
     for (size_t i = 0; i < b.size(); ++i) b[i] = ~i;
     EXPECT_EQ(b[99999], ~uint64_t{99999});
+}
+
+// The storage's alignment: a cache line below 2 MiB, the huge page from 2 MiB up (the kernel's
+// advice needs whole aligned pages), for uninit_buffer<T, true> and huge_page_allocator alike.
+TEST(huge_pages, storage_is_aligned_and_usable) {
+    auto aligned = [](const void* p, uintptr_t to) { return reinterpret_cast<uintptr_t>(p) % to == 0; };
+    uninit_buffer<uint64_t> plain;
+    plain.resize_discard(size_t{1} << 20);  // 8 MiB, plain pages
+    EXPECT_TRUE(aligned(plain.data(), 64));
+    uninit_buffer<uint64_t, true> small, large;
+    small.resize_discard(100);
+    EXPECT_TRUE(aligned(small.data(), 64));
+    large.resize_discard(huge_page_bytes / sizeof(uint64_t) + 1);  // just past one huge page
+    EXPECT_TRUE(aligned(large.data(), huge_page_bytes));
+    for (size_t i = 0; i < large.size(); ++i) large[i] = i ^ 0x5555;
+    EXPECT_EQ(large[large.size() - 1], (large.size() - 1) ^ 0x5555);
+
+    std::vector<uint32_t, huge_page_allocator<uint32_t>> v(huge_page_bytes / 4 * 3 / 2, 7u);  // 3 MiB
+    EXPECT_TRUE(aligned(v.data(), huge_page_bytes));
+    EXPECT_EQ(v.back(), 7u);
+    v.assign(10, 9u);  // shrinking keeps the storage
+    EXPECT_EQ(v.size(), 10u);
+    std::vector<uint32_t, huge_page_allocator<uint32_t>> w(16, 1u);  // below 2 MiB: a cache line
+    EXPECT_TRUE(aligned(w.data(), 64));
+    w = v;  // copies between vectors of the allocator
+    EXPECT_EQ(w, v);
 }
 
 }  // namespace
