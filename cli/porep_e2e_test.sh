@@ -61,7 +61,7 @@ expect 0 "prove synth_challenges=parallel" "$BIN" prove --c1 "$T/c1.json" -o "$T
   { ! grep -q "load_pce" "$T/out" || fail "synth=direct loaded the pre-compiled circuit: $(cat "$T/out")"; }
 expect 0 "verify synth_challenges=parallel" "$BIN" verify --c1 "$T/c1.json" --proof "$T/proof_par.bin"
 # Without the pre-compiled file synth=auto synthesizes directly and says so. Under a budget that
-# holds the serial synthesis (1.79 GiB) but not the parallel parts (2.11 GiB): parallel is refused
+# holds the serial synthesis (1.83 GiB) but not the parallel parts (2.15 GiB): parallel is refused
 # with the way out, auto (the default) falls back to serial.
 mv "$PCE" "$T/moved.pce"
 expect 2 "parallel over budget" "$BIN" prove --c1 "$T/c1.json" -o "$T/proof_b.bin" --memory-budget 1.95GiB \

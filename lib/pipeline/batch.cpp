@@ -137,17 +137,20 @@ memory_estimate estimate_memory(std::size_t constraints, std::size_t inputs, std
 memory_estimate estimate_memory(const r1cs::circuit_shape& shape) {
     memory_estimate e = estimate_memory(shape.num_constraints(), shape.num_inputs(), shape.num_aux());
     // The MSMs' scratch (msm/pippenger.cpp, GLV path, the default): per block of at most
-    // glv_block pairs, each pair's recoded halves (5 limbs) and, where a density runs along the
-    // points, the block's points gathered: pairs x (point + 40 bytes) at most; the largest is the
-    // B MSM in G2 or the H MSM in G1. The MSMs run after the h step, so it is counted against the
-    // h step's vector, not on top of it: 2 KiB, the G2 MSM's 159 MB against 128 MiB; 32 GiB, 973 MB
-    // against 4 GiB. Beside them the buckets (kept from block to block in MSMs of more than one
-    // block): two parts of 8 windows of 2^15 G1 buckets at c = 16, 3 MB each in huge pages, times
-    // the point chunks a window is cut into: small next to the rest, and not counted.
+    // glv_block pairs, each pair's recoded halves (5 limbs), and where a density runs along the
+    // points (msm_split's rest: msm_density) the block's points gathered beside them. The H MSM
+    // (no density): n - 1 pairs of recoded scalars alone. The others, at most a point and its
+    // recoded scalar a pair, bounded by the aux count (G1) or the B query (G2). The MSMs run after
+    // the h step, so it is counted against the h step's vector, not on top of it: 2 KiB, the G1
+    // bound about 340 MB against 128 MiB; 32 GiB, the G2 bound 973 MB against 4 GiB. Beside them
+    // the buckets (kept from block to block in MSMs of more than one block): two parts of 8
+    // windows of 2^15 G1 buckets at c = 16, 3 MB each in huge pages, times the point chunks a
+    // window is cut into: small next to the rest, and not counted.
     const std::uint64_t block = msm::msm_config{}.glv_block, recoded = 5 * sizeof(std::uint64_t);
     const std::uint64_t n = domain_of(shape.num_constraints());
-    const std::uint64_t g1 = std::min<std::uint64_t>(block, std::max<std::uint64_t>(n - 1, shape.num_aux())) *
-                             (sizeof(groth16::g1_affine) + recoded);
+    const std::uint64_t h = std::min<std::uint64_t>(block, n - 1) * recoded;
+    const std::uint64_t g1 = std::max<std::uint64_t>(
+        h, std::min<std::uint64_t>(block, shape.num_aux()) * (sizeof(groth16::g1_affine) + recoded));
     const std::uint64_t g2 = std::min<std::uint64_t>(block, shape.b_query_size()) * (sizeof(groth16::g2_affine) + recoded);
     e.prover_bytes = std::max({e.prover_bytes, g1, g2});
     return e;
