@@ -163,8 +163,6 @@ glv_signed_split glv_split_signed(const ff::limbs<4>& k) noexcept {
     return {limbs_of(a), limbs_of(b), an, bn};
 }
 
-const ff::fp& glv_beta() noexcept { return constants().beta; }
-
 ec::g1_affine glv_endo(const ec::g1_affine& p) noexcept {
     if (p.is_identity()) return p;
     return {p.x * constants().beta, -p.y};

@@ -48,9 +48,6 @@ struct glv_signed_split {
 glv_signed_split glv_split_signed(const ff::limbs<4>& k) noexcept;
 inline glv_signed_split glv_split_signed(const ff::fr& k) noexcept { return glv_split_signed(k.to_canonical()); }
 
-// beta of G1's endomorphism (above).
-const ff::fp& glv_beta() noexcept;
-
 // [m]P by the endomorphism (identity maps to identity).
 ec::g1_affine glv_endo(const ec::g1_affine& p) noexcept;
 ec::g2_affine glv_endo(const ec::g2_affine& p) noexcept;
