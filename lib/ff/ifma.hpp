@@ -75,6 +75,22 @@ void butterfly_stages(batch_path path, std::span<fr> x, std::span<const fr> stag
 void butterfly_row_stages(batch_path path, std::span<fr> x, size_t rows, size_t stride,
                           const std::function<void(size_t hr, size_t rr, fr* w)>& twiddles);
 
+// The same stages in the natural order (a transform from natural-order input to bit-reversed
+// output, no bit reversal first): the largest blocks first, one twiddle per block. Over a chunk:
+// for h = x.size() / 2, ..., 2, 1, block b (elements [2hb, 2hb + 2h)) takes the butterflies
+// (x[2hb + j], x[2hb + h + j]), j < h, all with the twiddle block_tw[chunk_index (x.size() / 2h) +
+// b] (twiddle_form(path)); the NTT passes the table omega^rev(i), so the twiddle of a block is
+// indexed by its position in the whole array. x.size() a power of two >= 16, block_tw at least
+// (chunk_index + 1) x.size() / 2 long (c2lab::error otherwise). The same bits as butterfly_batch
+// block after block; on the IFMA path in radix 2^52, lazy between the stages, as butterfly_stages.
+void butterfly_stages_nr(batch_path path, std::span<fr> x, std::span<const fr> block_tw, size_t chunk_index);
+// Over a column tile laid out as for butterfly_row_stages: for hr = rows / 2, ..., 1, block bi
+// (rows [2 hr bi, 2 hr bi + 2 hr)) takes the butterflies (row 2 hr bi + rr, row 2 hr bi + rr + hr),
+// rr < hr, column by column, with the twiddle block_tw[tile_index (rows / 2hr) + bi]. block_tw at
+// least (tile_index + 1) rows / 2 long.
+void butterfly_row_stages_nr(batch_path path, std::span<fr> x, size_t rows, size_t stride,
+                             std::span<const fr> block_tw, size_t tile_index);
+
 // Batched affine additions over Fp coordinates (the MSM's bucket accumulation, G1):
 //   (x1[i], y1[i]) <- (x1[i], y1[i]) + (x2[i], negate[i] ? -y2[i] : y2[i])   for every i,
 // lambda = (y2' - y1) / (x2 - x1), x3 = lambda^2 - x1 - x2, y3 = lambda (x1 - x3) - y1, with one

@@ -354,6 +354,101 @@ TEST(butterfly_row_stages, both_paths_match_the_stages_written_out) {
     }
 }
 
+// butterfly_stages_nr on both paths against the natural-order stages written out: every stage
+// from len / 2 down to 1 with one twiddle per block, taken at chunk_index (len / 2h) + b of the
+// table (chunks 0 and 3 of a table of random twiddles: a wrong block or stage offset shows),
+// random values and the edges; 2^16 and 2^17 elements run 16 and 17 stages (settled after 15).
+TEST(butterfly_stages_nr, both_paths_match_the_stages_written_out) {
+    rng g(207);
+    const auto e = edge_values<fr>();
+    for (size_t len : {16u, 32u, 64u, 4096u, 65536u, 131072u})
+        for (size_t chunk_index : {0u, 3u}) {
+            if (len > 4096 && chunk_index > 0) continue;
+            const auto tw = random_vector<fr>((chunk_index + 1) * len / 2, g);
+            std::vector<fr> edges(len);
+            for (size_t i = 0; i < len; ++i) edges[i] = e[(i * 5 + i / 7) % e.size()];
+            for (const auto& x0 : {random_vector<fr>(len, g), edges}) {
+                std::vector<fr> want = x0;
+                for (size_t h = len / 2; h >= 1; h >>= 1)
+                    for (size_t bi = 0; bi < len / (2 * h); ++bi)
+                        for (size_t j = 0; j < h; ++j) {
+                            fr& a = want[2 * h * bi + j];
+                            fr& b = want[2 * h * bi + h + j];
+                            const fr u = a, v = b * tw[chunk_index * (len / (2 * h)) + bi];
+                            a = u + v;
+                            b = u - v;
+                        }
+                for (batch_path path : available_paths()) {
+                    std::vector<fr> got = x0, tw_path = tw;
+                    twiddle_form(path, tw_path);
+                    butterfly_stages_nr(path, got, tw_path, chunk_index);
+                    ASSERT_EQ(got, want) << "len " << len << ", chunk " << chunk_index << ", path " << to_string(path);
+                }
+            }
+        }
+    std::vector<fr> x(64), t(64);
+    for (batch_path path : available_paths()) {
+        std::span<fr> s(x);
+        EXPECT_THROW(butterfly_stages_nr(path, s.first(8), t, 0), error);                          // fewer than 16
+        EXPECT_THROW(butterfly_stages_nr(path, s.first(48), t, 0), error);                         // not a power of two
+        EXPECT_THROW(butterfly_stages_nr(path, s, std::span<const fr>(t).first(31), 0), error);  // too few twiddles
+        EXPECT_THROW(butterfly_stages_nr(path, s, t, 2), error);                                  // chunk 2 needs 96
+        EXPECT_NO_THROW(butterfly_stages_nr(path, s, t, 1));
+    }
+}
+
+// butterfly_row_stages_nr on both paths against the natural-order row stages written out: 2 to
+// 2^16 rows, tiles 0 and 5, the rows 16 and 40 elements apart (the elements between untouched).
+TEST(butterfly_row_stages_nr, both_paths_match_the_stages_written_out) {
+    rng g(208);
+    const auto e = edge_values<fr>();
+    for (size_t rows : {2u, 4u, 8u, 64u, 1024u, 65536u})
+        for (size_t tile : {0u, 5u}) {
+            if (rows > 1024 && tile > 0) continue;
+            const auto tw = random_vector<fr>((tile + 1) * rows / 2, g);
+            std::vector<fr> edges(16 * rows);
+            for (size_t i = 0; i < edges.size(); ++i) edges[i] = e[(i * 3 + i / 11) % e.size()];
+            for (const auto& x0 : {random_vector<fr>(16 * rows, g), edges}) {
+                std::vector<fr> want = x0;
+                for (size_t hr = rows / 2; hr >= 1; hr >>= 1)
+                    for (size_t bi = 0; bi < rows / (2 * hr); ++bi)
+                        for (size_t rr = 0; rr < hr; ++rr)
+                            for (size_t t = 0; t < 16; ++t) {
+                                fr& a = want[16 * (2 * hr * bi + rr) + t];
+                                fr& b = want[16 * (2 * hr * bi + rr + hr) + t];
+                                const fr u = a, v = b * tw[tile * (rows / (2 * hr)) + bi];
+                                a = u + v;
+                                b = u - v;
+                            }
+                for (batch_path path : available_paths()) {
+                    std::vector<fr> tw_path = tw;
+                    twiddle_form(path, tw_path);
+                    for (size_t stride : {16u, 40u}) {
+                        if (stride != 16 && rows > 1024) continue;
+                        std::vector<fr> spread = random_vector<fr>(stride * (rows - 1) + 16, g);
+                        const std::vector<fr> around = spread;
+                        for (size_t r = 0; r < rows; ++r) std::copy_n(x0.begin() + 16 * r, 16, spread.begin() + stride * r);
+                        butterfly_row_stages_nr(path, spread, rows, stride, tw_path, tile);
+                        for (size_t i = 0; i < spread.size(); ++i) {
+                            const size_t r = i / stride, t = i % stride;
+                            ASSERT_EQ(spread[i], t < 16 ? want[16 * r + t] : around[i])
+                                << rows << " rows, tile " << tile << ", stride " << stride << ", element " << i
+                                << ", path " << to_string(path);
+                        }
+                    }
+                }
+            }
+        }
+    std::vector<fr> x(48), t(4);
+    for (batch_path path : available_paths()) {
+        EXPECT_THROW(butterfly_row_stages_nr(path, x, 3, 16, t, 0), error);                          // 3 rows
+        EXPECT_THROW(butterfly_row_stages_nr(path, std::span<fr>(x).first(16), 1, 16, t, 0), error);  // one row
+        EXPECT_THROW(butterfly_row_stages_nr(path, x, 2, 8, t, 0), error);                           // rows overlap
+        EXPECT_THROW(butterfly_row_stages_nr(path, x, 2, 16, t, 4), error);                          // tile 4 needs 5
+        EXPECT_NO_THROW(butterfly_row_stages_nr(path, x, 2, 16, t, 3));
+    }
+}
+
 // twiddle_form: w times 2^4 on the IFMA path (the radix-2^52 product's 2^260 over Fr's R = 2^256),
 // w itself on the scalar path; both forms of the span and of one element agree.
 TEST(twiddle_form, is_w_times_16_on_the_ifma_path_and_w_on_the_scalar_path) {

@@ -11,6 +11,7 @@
 
 #include "core/error.hpp"
 #include "core/parallel.hpp"
+#include "poly/ntt.hpp"
 
 namespace c2lab::poly {
 
@@ -30,6 +31,7 @@ evaluation_domain::evaluation_domain(size_t log_n, unsigned threads) {
 
     threads_ = threads;
     scalar_ = std::make_shared<lazy_table>();
+    for (auto& t : bit_reversed_) t = std::make_shared<lazy_table>();
     // Where the AVX-512 IFMA path is available its form of the table (ff::twiddle_form) is made
     // now and the scalar one on first use: the IFMA transforms up to 2^22 read only theirs, and
     // each table is 64 MB of fresh pages at 2^22.
@@ -96,6 +98,23 @@ std::span<const fr> evaluation_domain::twiddles(ff::batch_path path) const {
         throw error(errc::device, "evaluation_domain: no IFMA twiddle table (the AVX-512 IFMA path was not available "
                                   "when the domain was made)");
     return twiddles_ifma_->span();
+}
+
+std::span<const fr> evaluation_domain::twiddles_bit_reversed(ff::batch_path path) const {
+    const std::span<const fr> natural = twiddles(path);  // checks the IFMA table first
+    lazy_table& t = *bit_reversed_[path == ff::batch_path::ifma ? 1 : 0];
+    std::call_once(t.once, [&] {
+        allocate(t.values, "bit-reversed ");
+        fr* out = t.values.data();
+        parallel::in_arena(threads_, [&] {
+            parallel::for_chunks(natural.size(), parallel::default_grain, [&](size_t lo, size_t hi) {
+                std::copy(natural.begin() + static_cast<ptrdiff_t>(lo), natural.begin() + static_cast<ptrdiff_t>(hi),
+                          out + lo);
+            });
+            if (log_n_ >= 1) bit_reverse_permute(t.values.span(), log_n_ - 1);
+        });
+    });
+    return std::as_const(t.values).span();
 }
 
 evaluation_domain evaluation_domain::for_size(size_t n, unsigned threads) {

@@ -60,6 +60,13 @@ public:
     // itself on the scalar path; on the IFMA path a table of its own (omega^j 2^4), made with the
     // domain where ff::ifma_available() (errc::device where it is not).
     std::span<const fr> twiddles(ff::batch_path path) const;
+    // The twiddles in bit-reversed order: entry i is omega^rev(i), rev reversing the log2(n/2) bits
+    // of i, in `path`'s form (ff::twiddle_form). Where a transform runs from natural-order input
+    // (its largest blocks first, one twiddle per block), block b of the stage of blocks of 2h
+    // elements takes entry b: the twiddles of a stage are the table's first n/2h entries, those of
+    // one chunk contiguous. Made on the first call (a copy of twiddles(path), bit-reversed in
+    // tiles; another 16 n bytes), thread-safe; errc::resource when it cannot be allocated.
+    std::span<const fr> twiddles_bit_reversed(ff::batch_path path) const;
 
 private:
     // A table's n/2 entries are written once, in parallel (fill_powers): no serial zero fill
@@ -77,6 +84,7 @@ private:
     fr omega_, omega_inv_, size_inv_, g_, g_inv_, z_coset_, z_coset_inv_;
     std::shared_ptr<lazy_table> scalar_;  // shared by copies of the domain
     std::shared_ptr<const uninit_buffer<fr, true>> twiddles_ifma_;  // the same
+    std::shared_ptr<lazy_table> bit_reversed_[2];  // twiddles_bit_reversed, by ff::batch_path; shared
 };
 
 }  // namespace c2lab::poly

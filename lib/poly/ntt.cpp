@@ -41,7 +41,7 @@ uint64_t bit_reverse64(uint64_t x) noexcept {
 // reads x[rev(i)] at random, a cache (and TLB) miss for each swap once the array outgrows the
 // caches (8% of a forward transform at 2^22 with the scalar butterflies, perf, 2-core AMD EPYC).
 // Each tile pair is handled by its smaller m, so parallel chunks never touch the same element.
-void bit_reverse_permute(std::span<fr> a, size_t log_n) {
+void bit_reverse_permute_tiles(std::span<fr> a, size_t log_n) {
     if (log_n == 0) return;
     fr* x = a.data();
     constexpr unsigned tile_bits = 4;
@@ -125,11 +125,13 @@ void local_stages(fr* x, size_t len, const fr* stage_tw) {
 }
 
 // Forward DFT with omega, natural order in and out (the caller holds the arena).
+// bit_reversed_input: a is in bit-reversed order already (forward_nr's output, rescaled), so the
+// permutation is skipped.
 template <bool Ifma>
-void forward_core_path(const evaluation_domain& d, std::span<fr> a, unsigned block_log) {
+void forward_core_path(const evaluation_domain& d, std::span<fr> a, unsigned block_log, bool bit_reversed_input) {
     const size_t n = a.size(), log_n = d.log_size(), half_n = n / 2;
     if (n == 1) return;
-    bit_reverse_permute(a, log_n);
+    if (!bit_reversed_input) bit_reverse_permute_tiles(a, log_n);
     fr* x = a.data();
 
     if (block_log == 0) block_log = default_block_log;
@@ -219,11 +221,103 @@ void forward_core_path(const evaluation_domain& d, std::span<fr> a, unsigned blo
 
 // The butterflies on the path chosen once for the process (ff::default_batch_path: AVX-512
 // IFMA where cpu::use_ifma) unless cfg asks for the scalar ones; both give the same bits.
-void forward_core(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg) {
+void forward_core(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg, bool bit_reversed_input = false) {
     if (uses_ifma(cfg))
-        forward_core_path<true>(d, a, cfg.block_log);
+        forward_core_path<true>(d, a, cfg.block_log, bit_reversed_input);
     else
-        forward_core_path<false>(d, a, cfg.block_log);
+        forward_core_path<false>(d, a, cfg.block_log, bit_reversed_input);
+}
+
+// count butterflies (p[t], q[t]) with the one twiddle w.
+template <bool Ifma>
+void block_butterflies(fr* p, fr* q, const fr& w, size_t count) {
+    fr ws[64];
+    std::fill_n(ws, std::min<size_t>(count, 64), w);
+    for (size_t t = 0; t < count; t += 64) butterflies<Ifma>(p + t, q + t, ws, std::min<size_t>(64, count - t));
+}
+
+// Forward DFT with omega from natural-order input to bit-reversed output: a[q] := A(omega^rev(q))
+// (rev over log2 n bits). The transpose of forward_core_path's factorisation: the stages run from
+// the largest blocks down, with the same Cooley-Tukey butterflies, and block b of the stage of
+// blocks of 2h elements takes the one twiddle omega^rev(b) (rev over log2(n/2) bits), entry b of
+// the domain's bit-reversed table. No bit reversal; the chunks read their twiddles contiguously
+// and the column tiles one per block instead of a strided row of 16 per row. Where it feeds
+// forward_core_path(bit_reversed_input = true) the pair runs without either permutation. The
+// same layout of passes as forward_core_path (the super-block stages, then the column tiles, then
+// the chunks: the order reversed). The caller holds the arena.
+template <bool Ifma>
+void forward_nr_path(const evaluation_domain& d, std::span<fr> a, unsigned block_log) {
+    const size_t n = a.size(), half_n = n / 2;
+    if (n == 1) return;
+    fr* x = a.data();
+    if (block_log == 0) block_log = default_block_log;
+    const size_t chunk = std::min(n, size_t{1} << std::min<unsigned>(block_log, 32));
+    const bool radix52_stages = Ifma && chunk >= 16;
+    const size_t max_tile_rows = 1024;
+    const size_t super = std::min(n, chunk * max_tile_rows);
+    // The plain table where butterflies<Ifma> run: beyond a super-block, and everywhere below
+    // chunks of 16; the radix-2^52 stages take their own form.
+    const fr* plain = !radix52_stages || super < n ? d.twiddles_bit_reversed(ff::batch_path::scalar).data() : nullptr;
+    const std::span<const fr> nr_table =
+        radix52_stages ? d.twiddles_bit_reversed(ff::batch_path::ifma) : std::span<const fr>(plain, half_n);
+
+    for (size_t h = half_n; h >= super; h >>= 1) {  // blocks beyond a super-block, one pass each
+        const size_t tile = std::min<size_t>(h, 64), tiles = h / tile;
+        parallel::for_chunks((n / (2 * h)) * tiles, 1, [&](size_t lo, size_t hi) {
+            for (size_t t = lo; t < hi; ++t) {
+                const size_t bi = t / tiles, j0 = (t % tiles) * tile;
+                block_butterflies<Ifma>(x + 2 * h * bi + j0, x + 2 * h * bi + h + j0, plain[bi], tile);
+            }
+        });
+    }
+    if (chunk < super) {  // the column tiles: rows of `chunk`, blocks of 2 hr rows, hr = rows / 2 .. 1
+        const size_t cols = std::min<size_t>(chunk, 16), tiles_per_super = chunk / cols, rows = super / chunk;
+        parallel::for_chunks((n / super) * tiles_per_super, 1, [&](size_t lo, size_t hi) {
+            uninit_buffer<fr> tile;
+            if (!radix52_stages) tile.resize_discard(rows * cols);
+            fr* buf = tile.data();
+            for (size_t task = lo; task < hi; ++task) {
+                const size_t s = task / tiles_per_super;
+                fr* base = x + s * super + (task % tiles_per_super) * cols;
+                if (radix52_stages) {
+                    ff::butterfly_row_stages_nr(ff::batch_path::ifma, std::span<fr>(base, (rows - 1) * chunk + cols), rows,
+                                                chunk, nr_table, s);
+                    continue;
+                }
+                for (size_t r = 0; r < rows; ++r) std::copy_n(base + r * chunk, cols, buf + r * cols);
+                for (size_t hr = rows / 2; hr >= 1; hr >>= 1) {
+                    const size_t count = rows / (2 * hr);
+                    for (size_t bi = 0; bi < count; ++bi)
+                        for (size_t rr = 0; rr < hr; ++rr) {
+                            const size_t r = 2 * hr * bi + rr;
+                            block_butterflies<Ifma>(buf + r * cols, buf + (r + hr) * cols, plain[s * count + bi], cols);
+                        }
+                }
+                for (size_t r = 0; r < rows; ++r) std::copy_n(buf + r * cols, cols, base + r * chunk);
+            }
+        });
+    }
+    parallel::for_chunks(n / chunk, 1, [&](size_t lo, size_t hi) {  // the chunks: h = chunk / 2 .. 1
+        for (size_t c = lo; c < hi; ++c) {
+            fr* y = x + c * chunk;
+            if (radix52_stages) {
+                ff::butterfly_stages_nr(ff::batch_path::ifma, std::span<fr>(y, chunk), nr_table, c);
+                continue;
+            }
+            for (size_t h = chunk / 2; h >= 1; h >>= 1) {
+                const size_t count = chunk / (2 * h);
+                for (size_t bi = 0; bi < count; ++bi)
+                    block_butterflies<Ifma>(y + 2 * h * bi, y + 2 * h * bi + h, plain[c * count + bi], h);
+            }
+        }
+    });
+}
+
+void forward_nr(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg) {
+    if (uses_ifma(cfg))
+        forward_nr_path<true>(d, a, cfg.block_log);
+    else
+        forward_nr_path<false>(d, a, cfg.block_log);
 }
 
 // The scaling passes on the IFMA path, in blocks of scale_block elements: a block's powers are
@@ -365,6 +459,77 @@ void distribute_powers_core(std::span<fr> a, const fr& first, const fr& ratio, b
     });
 }
 
+// The smallest transform that takes the natural-order pair (forward_nr, then
+// finish_inverse_bit_reversed's runs of run_bits): below, the transforms keep their bit reversals.
+constexpr size_t nr_run_bits = 9, nr_min_log = nr_run_bits + 1;
+
+// After forward_nr (a[q] = DFT_omega(a)_rev(q)): a[q] := scale * ratio^rev(q) * DFT_omega(a)_(-rev(q)),
+// that is coefficient k = rev(q) of the inverse transform times n * scale * ratio^k, left in
+// bit-reversed order for forward_core_path(bit_reversed_input = true). -rev(q) mod n is rev of
+// mirror(q), q with its bits below the top one flipped: within each dyadic block [2^t, 2^(t+1))
+// the values trade places end for end, so the pass reads both ends of each block (as
+// finish_inverse reads k and n - k). The powers come in runs of 512 = 2^run_bits positions q =
+// 512 u + l: ratio^rev(q) = (ratio^(n/512))^rev9(l) * ratio^rev(u), a table of 512 and one power
+// per run, independent products (on the IFMA batch products where ifma). n multiplications for the
+// powers and n for the values, as finish_inverse<true>. log_n >= nr_min_log.
+void finish_inverse_bit_reversed(std::span<fr> a, size_t log_n, const fr& scale, const fr& ratio, bool ifma) {
+    constexpr size_t run = size_t{1} << nr_run_bits;
+    const size_t hi_bits = log_n - nr_run_bits;
+    fr* x = a.data();
+    auto rev = [](size_t v, size_t bits) { return static_cast<size_t>(bit_reverse64(v) >> (64 - bits)); };
+    // table[l] = G^rev9(l), G = ratio^(2^hi_bits)
+    std::vector<fr> table(run);
+    {
+        fr big = ratio;
+        for (size_t i = 0; i < hi_bits; ++i) big = big.square();
+        fr p = fr::one();
+        for (size_t l = 0; l < run; ++l) table[rev(l, nr_run_bits)] = p, p *= big;
+    }
+    auto mul = [&](fr* out, const fr* u, const fr* v) {
+        if (ifma)
+            ff::mul_batch(ff::batch_path::ifma, std::span<fr>(out, run), std::span<const fr>(u, run), std::span<const fr>(v, run));
+        else
+            for (size_t l = 0; l < run; ++l) out[l] = u[l] * v[l];
+    };
+    // Run u's powers scale * ratio^rev(512 u + l) into pw (fl: 512 copies of the run's factor).
+    auto powers = [&](size_t u, fr* pw, fr* fl) {
+        std::fill_n(fl, run, scale * ratio.pow(static_cast<uint64_t>(rev(u, hi_bits))));
+        mul(pw, table.data(), fl);
+    };
+    // Positions [512 u, 512 u + 512) take the values of run v read backwards (mirror(512 u + l) =
+    // 512 v + 511 - l for the runs of one dyadic block), times their powers.
+    parallel::for_chunks(a.size() / (2 * run), 4, [&](size_t lo, size_t hi) {
+        std::vector<fr> ra(run), rb(run), pw(run), fl(run);
+        for (size_t i = lo; i < hi; ++i) {
+            if (i == 0) {
+                // Run 0 holds the blocks t < 9 (mirror inside the run); run 1 is the block t = 9.
+                std::copy_n(x, run, ra.data());
+                for (size_t q = 0; q < run; ++q) {
+                    const size_t t = std::bit_width(q) - 1;
+                    rb[q] = q < 2 ? ra[q] : ra[3 * (size_t{1} << t) - 1 - q];
+                }
+                powers(0, pw.data(), fl.data());
+                mul(x, rb.data(), pw.data());
+                std::reverse_copy(x + run, x + 2 * run, rb.data());
+                powers(1, pw.data(), fl.data());
+                mul(x + run, rb.data(), pw.data());
+                continue;
+            }
+            // i in [2^v, 2^(v+1)): run u = i + 2^v of the left half of the run block [2^(v+1), 2^(v+2)),
+            // its mirror u' = 3 2^(v+1) - 1 - u.
+            const size_t v = std::bit_width(i) - 1, u = i + (size_t{1} << v), u2 = 3 * (size_t{2} << v) - 1 - u;
+            fr* xu = x + run * u;
+            fr* xu2 = x + run * u2;
+            std::reverse_copy(xu, xu + run, ra.data());
+            std::reverse_copy(xu2, xu2 + run, rb.data());
+            powers(u, pw.data(), fl.data());
+            mul(xu, rb.data(), pw.data());
+            powers(u2, pw.data(), fl.data());
+            mul(xu2, ra.data(), pw.data());
+        }
+    });
+}
+
 // The coset inverse transform times scale (1 for coset_inverse_ntt).
 void coset_inverse_core(const evaluation_domain& d, std::span<fr> a, const fr& scale, const ntt_config& cfg,
                         const char* name) {
@@ -409,11 +574,28 @@ void coset_inverse_ntt_scaled(const evaluation_domain& d, std::span<fr> a, const
 void coset_values_from_values(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg) {
     check_size(d, a, "coset_values_from_values");
     parallel::in_arena(cfg.threads, [&] {
+        if (uses_ifma(cfg) && d.log_size() >= nr_min_log) {
+            // Natural order in, bit-reversed between, natural order out: no bit reversal. On the
+            // IFMA path only: with the scalar butterflies (one assembly call per block, the
+            // twiddle copied per butterfly) the pair made the h step at 2^22 11% slower, 3.91-3.98
+            // against 3.52-3.56 s on two threads (bench_ntt, Intel Xeon, C2LAB_NO_AVX512=1).
+            forward_nr(d, a, cfg);
+            finish_inverse_bit_reversed(a, d.log_size(), d.size_inv(), d.coset_generator(), true);
+            forward_core(d, a, cfg, true);
+            return;
+        }
         forward_core(d, a, cfg);
         // coefficient k times g^k / n
         finish_inverse<true>(a, d.size_inv(), d.coset_generator(), d.coset_generator_inv(), uses_ifma(cfg));
         forward_core(d, a, cfg);
     });
+}
+
+void bit_reverse_permute(std::span<fr> a, size_t log_n) {
+    if (log_n >= 64 || a.size() != size_t{1} << log_n)
+        throw error(errc::bad_input, "bit_reverse_permute: " + std::to_string(a.size()) + " elements, not 2^" +
+                                         std::to_string(log_n));
+    bit_reverse_permute_tiles(a, log_n);
 }
 
 bool uses_ifma(const ntt_config& cfg) {

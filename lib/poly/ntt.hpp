@@ -68,6 +68,10 @@ void coset_inverse_ntt_scaled(const evaluation_domain& d, std::span<fr> a, const
 // applied in one pass (two passes and n multiplications fewer).
 void coset_values_from_values(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg = {});
 
+// a[i] <-> a[rev(i)], rev reversing the log_n bits of i, in 16 x 16 tiles (parallel in the caller's
+// arena). errc::bad_input unless a.size() == 2^log_n.
+void bit_reverse_permute(std::span<fr> a, size_t log_n);
+
 // a_j *= first * ratio^j for every j (bellperson's distribute_powers when first = 1):
 // n multiplications (+ one exponentiation per chunk). Throws nothing.
 void distribute_powers(std::span<fr> a, const fr& first, const fr& ratio, const ntt_config& cfg = {});

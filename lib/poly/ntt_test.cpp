@@ -116,6 +116,50 @@ TEST(evaluation_domain, twiddles_in_each_paths_form) {
     }
 }
 
+// The bit-reversed tables: entry i is the path's table at rev(i) over log2(n/2) bits, in each
+// path's form (the IFMA one refused where that path is not available); made once per path and
+// shared by copies of the domain.
+TEST(evaluation_domain, twiddles_bit_reversed_in_each_paths_form) {
+    for (size_t log_n : {1u, 2u, 6u, 13u}) {
+        evaluation_domain d(log_n, 2);
+        const evaluation_domain copy = d;
+        const size_t bits = log_n - 1;
+        auto rev = [&](size_t i) {
+            size_t r = 0;
+            for (size_t b = 0; b < bits; ++b) r |= ((i >> b) & 1) << (bits - 1 - b);
+            return r;
+        };
+        for (ff::batch_path path : {ff::batch_path::scalar, ff::batch_path::ifma}) {
+            if (path == ff::batch_path::ifma && !ff::ifma_available()) {
+                EXPECT_THROW(d.twiddles_bit_reversed(path), error);
+                continue;
+            }
+            const auto natural = d.twiddles(path);
+            const auto table = d.twiddles_bit_reversed(path);
+            ASSERT_EQ(table.size(), natural.size());
+            for (size_t i = 0; i < table.size(); ++i) ASSERT_EQ(table[i], natural[rev(i)]) << "log_n " << log_n << ", i " << i;
+            EXPECT_EQ(copy.twiddles_bit_reversed(path).data(), table.data());
+        }
+    }
+}
+
+// bit_reverse_permute against the permutation written out, tiled sizes included; wrong lengths refused.
+TEST(ntt, bit_reverse_permute_matches_the_definition) {
+    for (size_t log_n : {0u, 1u, 3u, 7u, 8u, 9u, 12u, 15u}) {
+        const std::vector<fr> x = random_vector(size_t{1} << log_n, 600 + log_n);
+        std::vector<fr> got = x;
+        bit_reverse_permute(got, log_n);
+        for (size_t i = 0; i < x.size(); ++i) {
+            size_t r = 0;
+            for (size_t b = 0; b < log_n; ++b) r |= ((i >> b) & 1) << (log_n - 1 - b);
+            ASSERT_EQ(got[r], x[i]) << "log_n " << log_n << ", i " << i;
+        }
+    }
+    std::vector<fr> x(12);
+    EXPECT_THROW(bit_reverse_permute(x, 3), error);
+    EXPECT_THROW(bit_reverse_permute(x, 4), error);
+}
+
 // The scalar table is made once, on the first call, however many threads ask at once (where
 // IFMA runs it is made lazily), and a copy of the domain shares it.
 TEST(evaluation_domain, scalar_twiddles_made_once_for_every_caller) {
@@ -280,6 +324,31 @@ TEST(ntt, fused_coset_forms_match_the_composed_transforms) {
             coset_inverse_ntt_scaled(d, got, scale, {threads});
             ASSERT_EQ(got, want) << "coset_inverse_ntt_scaled, log_n = " << log_n;
         }
+    }
+}
+
+// coset_values_from_values runs from natural order to natural order without a bit reversal on
+// the IFMA path from 2^10 (the natural-order transform, the rescaling in bit-reversed order, the
+// transform from bit-reversed input): the same bits as the composed transforms, with cache
+// blocks small enough that the column tiles and the stages beyond a super-block run too
+// (block_log 2: chunks of 4, super-blocks of 4096; 5: chunks of 32, super-blocks of 32768), on
+// both butterfly choices, one and two threads.
+TEST(ntt, natural_order_pair_matches_the_composed_transforms) {
+    for (size_t log_n : {10u, 11u, 12u, 13u, 14u, 17u}) {
+        evaluation_domain d(log_n);
+        const std::vector<fr> x = random_vector(d.size(), 700 + log_n);
+        for (unsigned block_log : {0u, 2u, 3u, 5u})
+            for (unsigned threads : {1u, 2u})
+                for (bool scalar : {false, true}) {
+                    if (log_n == 17 && (threads == 1 || block_log == 3)) continue;
+                    const ntt_config cfg{threads, block_log, scalar};
+                    std::vector<fr> want = x, got = x;
+                    inverse_ntt(d, want, cfg);
+                    coset_forward_ntt(d, want, cfg);
+                    coset_values_from_values(d, got, cfg);
+                    ASSERT_EQ(got, want) << "log_n " << log_n << ", block_log " << block_log << ", threads " << threads
+                                         << ", scalar butterflies " << scalar;
+                }
     }
 }
 
