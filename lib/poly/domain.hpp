@@ -27,6 +27,26 @@ namespace c2lab::poly {
 
 using ff::fr;
 
+// Powers of `base` in bit-reversed order, 512 positions at a time: run u holds
+// factor * base^rev(512 u + l) for l < 512, rev over `bits` bits (bits >= 9). As
+// rev(512 u + l) = rev9(l) 2^(bits - 9) + rev(u) (rev(u) over bits - 9 bits), a run is a table of
+// 512 powers of base^(2^(bits - 9)) times one power: independent products (ff::mul_batch on
+// `path`) instead of a chain. The domain's bit-reversed twiddles and the NTT's rescaling in
+// bit-reversed order take their powers from it.
+class bit_reversed_powers {
+public:
+    static constexpr size_t run_bits = 9, run = size_t{1} << run_bits;
+    bit_reversed_powers(const fr& base, size_t bits, ff::batch_path path);
+    // out[l] = factor * base^rev(512 u + l) for l < 512; u < 2^(bits - 9).
+    void fill(size_t u, const fr& factor, fr* out) const;
+
+private:
+    fr base_;
+    size_t hi_bits_;
+    ff::batch_path path_;
+    std::vector<fr> table_;  // (base^(2^hi_bits))^rev9(l)
+};
+
 class evaluation_domain {
 public:
     // The domain of size 2^log_n. Throws c2lab::error(errc::bad_input) when log_n > 32 and

@@ -460,46 +460,30 @@ void distribute_powers_core(std::span<fr> a, const fr& first, const fr& ratio, b
 }
 
 // The smallest transform that takes the natural-order pair (forward_nr, then
-// finish_inverse_bit_reversed's runs of run_bits): below, the transforms keep their bit reversals.
-constexpr size_t nr_run_bits = 9, nr_min_log = nr_run_bits + 1;
+// finish_inverse_bit_reversed's runs of 512): below, the transforms keep their bit reversals.
+constexpr size_t nr_min_log = bit_reversed_powers::run_bits + 1;
 
 // After forward_nr (a[q] = DFT_omega(a)_rev(q)): a[q] := scale * ratio^rev(q) * DFT_omega(a)_(-rev(q)),
 // that is coefficient k = rev(q) of the inverse transform times n * scale * ratio^k, left in
 // bit-reversed order for forward_core_path(bit_reversed_input = true). -rev(q) mod n is rev of
 // mirror(q), q with its bits below the top one flipped: within each dyadic block [2^t, 2^(t+1))
 // the values trade places end for end, so the pass reads both ends of each block (as
-// finish_inverse reads k and n - k). The powers come in runs of 512 = 2^run_bits positions q =
-// 512 u + l: ratio^rev(q) = (ratio^(n/512))^rev9(l) * ratio^rev(u), a table of 512 and one power
-// per run, independent products (on the IFMA batch products where ifma). n multiplications for the
-// powers and n for the values, as finish_inverse<true>. log_n >= nr_min_log.
+// finish_inverse reads k and n - k). The powers come in runs of 512 positions
+// (bit_reversed_powers). n multiplications for the powers and n for the values, as
+// finish_inverse<true>, but independent ones. log_n >= nr_min_log.
 void finish_inverse_bit_reversed(std::span<fr> a, size_t log_n, const fr& scale, const fr& ratio, bool ifma) {
-    constexpr size_t run = size_t{1} << nr_run_bits;
-    const size_t hi_bits = log_n - nr_run_bits;
+    constexpr size_t run = bit_reversed_powers::run;
+    const ff::batch_path path = ifma ? ff::batch_path::ifma : ff::batch_path::scalar;
+    const bit_reversed_powers powers(ratio, log_n, path);
     fr* x = a.data();
-    auto rev = [](size_t v, size_t bits) { return static_cast<size_t>(bit_reverse64(v) >> (64 - bits)); };
-    // table[l] = G^rev9(l), G = ratio^(2^hi_bits)
-    std::vector<fr> table(run);
-    {
-        fr big = ratio;
-        for (size_t i = 0; i < hi_bits; ++i) big = big.square();
-        fr p = fr::one();
-        for (size_t l = 0; l < run; ++l) table[rev(l, nr_run_bits)] = p, p *= big;
-    }
-    auto mul = [&](fr* out, const fr* u, const fr* v) {
-        if (ifma)
-            ff::mul_batch(ff::batch_path::ifma, std::span<fr>(out, run), std::span<const fr>(u, run), std::span<const fr>(v, run));
-        else
-            for (size_t l = 0; l < run; ++l) out[l] = u[l] * v[l];
+    // out[l] = v[l] * pw[l] for l < 512
+    auto mul = [&](fr* out, const fr* v, const fr* pw) {
+        ff::mul_batch(path, std::span<fr>(out, run), std::span<const fr>(v, run), std::span<const fr>(pw, run));
     };
-    // Run u's powers scale * ratio^rev(512 u + l) into pw (fl: 512 copies of the run's factor).
-    auto powers = [&](size_t u, fr* pw, fr* fl) {
-        std::fill_n(fl, run, scale * ratio.pow(static_cast<uint64_t>(rev(u, hi_bits))));
-        mul(pw, table.data(), fl);
-    };
-    // Positions [512 u, 512 u + 512) take the values of run v read backwards (mirror(512 u + l) =
-    // 512 v + 511 - l for the runs of one dyadic block), times their powers.
+    // Run u (positions [512 u, 512 u + 512)) takes the values of run u2 read backwards:
+    // mirror(512 u + l) = 512 u2 + 511 - l for the runs of one dyadic block.
     parallel::for_chunks(a.size() / (2 * run), 4, [&](size_t lo, size_t hi) {
-        std::vector<fr> ra(run), rb(run), pw(run), fl(run);
+        std::vector<fr> ra(run), rb(run), pw(run);
         for (size_t i = lo; i < hi; ++i) {
             if (i == 0) {
                 // Run 0 holds the blocks t < 9 (mirror inside the run); run 1 is the block t = 9.
@@ -508,23 +492,23 @@ void finish_inverse_bit_reversed(std::span<fr> a, size_t log_n, const fr& scale,
                     const size_t t = std::bit_width(q) - 1;
                     rb[q] = q < 2 ? ra[q] : ra[3 * (size_t{1} << t) - 1 - q];
                 }
-                powers(0, pw.data(), fl.data());
+                powers.fill(0, scale, pw.data());
                 mul(x, rb.data(), pw.data());
                 std::reverse_copy(x + run, x + 2 * run, rb.data());
-                powers(1, pw.data(), fl.data());
+                powers.fill(1, scale, pw.data());
                 mul(x + run, rb.data(), pw.data());
                 continue;
             }
             // i in [2^v, 2^(v+1)): run u = i + 2^v of the left half of the run block [2^(v+1), 2^(v+2)),
-            // its mirror u' = 3 2^(v+1) - 1 - u.
+            // its mirror u2 = 3 2^(v+1) - 1 - u.
             const size_t v = std::bit_width(i) - 1, u = i + (size_t{1} << v), u2 = 3 * (size_t{2} << v) - 1 - u;
             fr* xu = x + run * u;
             fr* xu2 = x + run * u2;
             std::reverse_copy(xu, xu + run, ra.data());
             std::reverse_copy(xu2, xu2 + run, rb.data());
-            powers(u, pw.data(), fl.data());
+            powers.fill(u, scale, pw.data());
             mul(xu, rb.data(), pw.data());
-            powers(u2, pw.data(), fl.data());
+            powers.fill(u2, scale, pw.data());
             mul(xu2, ra.data(), pw.data());
         }
     });
