@@ -538,10 +538,13 @@ def gen_fp2():
 # ---- NTT butterflies over 4-limb Montgomery elements (Fr) -------------------------------
 #
 # void c2lab_mont_butterflies_4(uint64_t* x, uint64_t* y, const uint64_t* w, size_t count,
-#                               const uint64_t p[4], uint64_t n0);
-# For i < count, on elements of 4 limbs (x, y, w contiguous arrays, no overlap):
+#                               const uint64_t p[4], uint64_t n0, size_t xy_step, size_t w_step);
+# For i < count, on elements of 4 limbs at x + i xy_step, y + i xy_step and w + i w_step (steps in
+# bytes: 32 for contiguous arrays, w_step 0 for one twiddle, 2 h 32 for the pairs of the stage of
+# blocks of 2h read in place; no overlap):
 #   v = w_i y_i / R mod p (the inline product's schedule and final subtraction),
 #   y_i = x_i - v mod p, then x_i = x_i + v mod p (the mod_sub / mod_add blocks above).
+# The steps are read from the stack (the 7th and 8th arguments) by the loop's pointer additions.
 # One loop with every value in registers: the C++ loop of the same operations spilled the
 # product and the loaded x_i to the stack and read them back for the sum and the difference.
 # Cost per butterfly: 32 mulx + 4 imul, 12 loads of x_i, y_i, w_i, 8 stores.
@@ -587,7 +590,9 @@ def gen_butterflies(pdep=False):
     body += correction()
     body += [("mov", ("mem", "rdi", j), d[j]) for j in range(n)]
     out += [intel(x) for x in body]
-    out += ["    add rdi, 32", "    add rsi, 32", "    add rbx, 32", "    dec rcx", f"    jnz {lbl}_loop",
+    # 7 pushes and the return address: the 7th argument at rsp + 64, the 8th at rsp + 72
+    out += ["    add rdi, qword ptr [rsp + 64]", "    add rsi, qword ptr [rsp + 64]", "    add rbx, qword ptr [rsp + 72]",
+            "    dec rcx", f"    jnz {lbl}_loop",
             f"{lbl}_done:", "    pop r9", "    .cfi_adjust_cfa_offset -8"]
     for r in reversed(saved):
         out += [f"    pop {r}", "    .cfi_adjust_cfa_offset -8", f"    .cfi_restore {r}"]

@@ -207,15 +207,30 @@ TEST(fr, both_asm_butterfly_loops_match_portable) {
         }
     rng g(12);
     for (int i = 0; i < 5000; ++i) x.push_back(F::random(g)), y.push_back(F::random(g)), w.push_back(F::random(g));
-    using loop_fn = void (*)(uint64_t*, uint64_t*, const uint64_t*, size_t, const uint64_t*, uint64_t);
+    using loop_fn = void (*)(uint64_t*, uint64_t*, const uint64_t*, size_t, const uint64_t*, uint64_t, size_t, size_t);
     for (const auto& [name, loop] : {std::pair<const char*, loop_fn>{"cmov", c2lab_mont_butterflies_4},
                                      std::pair<const char*, loop_fn>{"pdep", c2lab_mont_butterflies_4_pdep}}) {
         auto xs = x, ys = y;
-        loop(xs[0].mont.data(), ys[0].mont.data(), w[0].mont.data(), x.size(), F::modulus.data(), F::n0);
+        loop(xs[0].mont.data(), ys[0].mont.data(), w[0].mont.data(), x.size(), F::modulus.data(), F::n0, 32, 32);
         for (size_t i = 0; i < x.size(); ++i) {
             const auto v = mont_mul_portable(w[i].mont, y[i].mont, F::modulus, F::n0);
             ASSERT_EQ(xs[i].mont, add_mod_portable(x[i].mont, v, F::modulus)) << name << " x " << i;
             ASSERT_EQ(ys[i].mont, sub_mod_portable(x[i].mont, v, F::modulus)) << name << " y " << i;
+        }
+        // Spaced out: the pairs (3i, 3i + 1) of one array with the one twiddle w[5] (steps of 3
+        // elements and 0); the elements 3i + 2 between them untouched.
+        auto zs = x;
+        const size_t pairs = zs.size() / 3;
+        loop(zs[0].mont.data(), zs[1].mont.data(), w[5].mont.data(), pairs, F::modulus.data(), F::n0, 96, 0);
+        for (size_t i = 0; i < zs.size(); ++i) {
+            if (i % 3 == 2 || i >= 3 * pairs) {
+                ASSERT_EQ(zs[i], x[i]) << name << " untouched " << i;
+                continue;
+            }
+            const size_t a = i - i % 3;
+            const auto v = mont_mul_portable(w[5].mont, x[a + 1].mont, F::modulus, F::n0);
+            ASSERT_EQ(zs[i].mont, i % 3 == 0 ? add_mod_portable(x[a].mont, v, F::modulus) : sub_mod_portable(x[a].mont, v, F::modulus))
+                << name << " spaced " << i;
         }
     }
 }

@@ -27,14 +27,16 @@ void c2lab_mont_mul_6_lazy(uint64_t r[6], const uint64_t a[6], const uint64_t b[
                            uint64_t n0);
 // a^2 / R mod p for a < p < 2^381: the square as 12 limbs (21 mulx) and one reduction (36 mulx).
 void c2lab_mont_sqr_6(uint64_t r[6], const uint64_t a[6], const uint64_t p[6], uint64_t n0);
+// x, y and w advance by xy_step, xy_step and w_step bytes a butterfly (32: contiguous; w_step 0:
+// one twiddle for all).
 void c2lab_mont_butterflies_4(uint64_t* x, uint64_t* y, const uint64_t* w, size_t count, const uint64_t p[4],
-                              uint64_t n0);
+                              uint64_t n0, size_t xy_step, size_t w_step);
 // The same loop with the sum's and the difference's corrections by pdep (p_j or 0) instead of
 // mov, cmov and adcx: two uops a limb fewer on the ports that also run the product's adcx/adox
 // and the subtractions' sbb (ports 0 and 6 on Intel's recent cores). For CPUs where pdep is one
 // fast uop (cpu::fast_pdep).
 void c2lab_mont_butterflies_4_pdep(uint64_t* x, uint64_t* y, const uint64_t* w, size_t count,
-                                   const uint64_t p[4], uint64_t n0);
+                                   const uint64_t p[4], uint64_t n0, size_t xy_step, size_t w_step);
 }
 #endif
 
@@ -138,19 +140,27 @@ constexpr void mont_sqr_into(limbs<N>& r, const limbs<N>& a, const limbs<N>& p, 
 //   (x_i, y_i) <- (x_i + w_i y_i, x_i - w_i y_i) mod p.
 // Returns false, touching nothing, where this build or CPU has no assembly loop for N; the
 // caller then runs its own loop of mont_mul, mod_add and mod_sub (the same function).
+// The same over elements spaced apart: butterfly i takes x + i xy_stride, y + i xy_stride and
+// w + i w_stride (in elements; w_stride 0: one twiddle for every butterfly).
 template <size_t N>
-inline bool mont_butterflies_asm(uint64_t* x, uint64_t* y, const uint64_t* w, size_t count, const limbs<N>& p,
-                                 uint64_t n0) noexcept {
+inline bool mont_butterflies_strided_asm(uint64_t* x, uint64_t* y, const uint64_t* w, size_t count, size_t xy_stride,
+                                         size_t w_stride, const limbs<N>& p, uint64_t n0) noexcept {
 #if defined(C2LAB_HAVE_X86_ASM)
     if constexpr (N == 4) {
         if (cpu::use_adx_asm) [[likely]] {
-            (cpu::fast_pdep ? c2lab_mont_butterflies_4_pdep : c2lab_mont_butterflies_4)(x, y, w, count, p.data(), n0);
+            (cpu::fast_pdep ? c2lab_mont_butterflies_4_pdep : c2lab_mont_butterflies_4)(
+                x, y, w, count, p.data(), n0, 8 * N * xy_stride, 8 * N * w_stride);
             return true;
         }
     }
 #endif
-    (void)x, (void)y, (void)w, (void)count, (void)p, (void)n0;
+    (void)x, (void)y, (void)w, (void)count, (void)xy_stride, (void)w_stride, (void)p, (void)n0;
     return false;
+}
+template <size_t N>
+inline bool mont_butterflies_asm(uint64_t* x, uint64_t* y, const uint64_t* w, size_t count, const limbs<N>& p,
+                                 uint64_t n0) noexcept {
+    return mont_butterflies_strided_asm<N>(x, y, w, count, 1, 1, p, n0);
 }
 
 }  // namespace c2lab::ff

@@ -1233,9 +1233,9 @@ c2lab_mont_butterflies_4:
     mov qword ptr [rdi + 8], r10
     mov qword ptr [rdi + 16], r11
     mov qword ptr [rdi + 24], r12
-    add rdi, 32
-    add rsi, 32
-    add rbx, 32
+    add rdi, qword ptr [rsp + 64]
+    add rsi, qword ptr [rsp + 64]
+    add rbx, qword ptr [rsp + 72]
     dec rcx
     jnz .Lbutterflies_4_loop
 .Lbutterflies_4_done:
@@ -1476,9 +1476,9 @@ c2lab_mont_butterflies_4_pdep:
     mov qword ptr [rdi + 8], r10
     mov qword ptr [rdi + 16], r11
     mov qword ptr [rdi + 24], r12
-    add rdi, 32
-    add rsi, 32
-    add rbx, 32
+    add rdi, qword ptr [rsp + 64]
+    add rsi, qword ptr [rsp + 64]
+    add rbx, qword ptr [rsp + 72]
     dec rcx
     jnz .Lbutterflies_4_pdep_loop
 .Lbutterflies_4_pdep_done:

@@ -228,12 +228,39 @@ void forward_core(const evaluation_domain& d, std::span<fr> a, const ntt_config&
         forward_core_path<false>(d, a, cfg.block_log, bit_reversed_input);
 }
 
-// count butterflies (p[t], q[t]) with the one twiddle w.
+// count butterflies (p[t s], q[t s]) with twiddles w[t ws] (strides in elements; ws = 0: one
+// twiddle for all): the scalar path's assembly loop (ff::mont_butterflies_strided_asm) where the
+// CPU has one, else the field operators.
+inline void strided_butterflies(fr* p, fr* q, const fr* w, size_t count, size_t s, size_t ws) noexcept {
+    if (count == 0 || ff::mont_butterflies_strided_asm<4>(p->mont.data(), q->mont.data(), w->mont.data(), count, s, ws,
+                                                          fr::modulus, fr::n0))
+        return;
+    for (size_t t = 0; t < count; ++t) {
+        fr u = p[t * s], v = q[t * s] * w[t * ws];
+        p[t * s] = u + v;
+        q[t * s] = u - v;
+    }
+}
+
+// The count butterflies (p[t], q[t]) of one block of a natural-order stage, with its twiddle w.
+// first: the stage's first block, whose twiddle is 1: on the scalar path the sums and differences
+// alone (about n of the (n/2) log2 n butterflies, as the j = 0 ones that forward_core_path skips).
+// Ifma (blocks below the radix-2^52 stages' 16): ff::butterfly_batch, w copied per butterfly.
 template <bool Ifma>
-void block_butterflies(fr* p, fr* q, const fr& w, size_t count) {
-    fr ws[64];
-    std::fill_n(ws, std::min<size_t>(count, 64), w);
-    for (size_t t = 0; t < count; t += 64) butterflies<Ifma>(p + t, q + t, ws, std::min<size_t>(64, count - t));
+void nr_block(fr* p, fr* q, const fr& w, size_t count, bool first) {
+    if constexpr (Ifma) {
+        fr ws[64];
+        std::fill_n(ws, std::min<size_t>(count, 64), w);
+        for (size_t t = 0; t < count; t += 64) butterflies<true>(p + t, q + t, ws, std::min<size_t>(64, count - t));
+    } else if (first) {
+        for (size_t t = 0; t < count; ++t) {
+            fr u = p[t], v = q[t];
+            p[t] = u + v;
+            q[t] = u - v;
+        }
+    } else {
+        strided_butterflies(p, q, &w, count, 1, 0);
+    }
 }
 
 // Forward DFT with omega from natural-order input to bit-reversed output: a[q] := A(omega^rev(q))
@@ -266,7 +293,7 @@ void forward_nr_path(const evaluation_domain& d, std::span<fr> a, unsigned block
         parallel::for_chunks((n / (2 * h)) * tiles, 1, [&](size_t lo, size_t hi) {
             for (size_t t = lo; t < hi; ++t) {
                 const size_t bi = t / tiles, j0 = (t % tiles) * tile;
-                block_butterflies<Ifma>(x + 2 * h * bi + j0, x + 2 * h * bi + h + j0, plain[bi], tile);
+                nr_block<Ifma>(x + 2 * h * bi + j0, x + 2 * h * bi + h + j0, plain[bi], tile, bi == 0);
             }
         });
     }
@@ -286,12 +313,12 @@ void forward_nr_path(const evaluation_domain& d, std::span<fr> a, unsigned block
                 }
                 for (size_t r = 0; r < rows; ++r) std::copy_n(base + r * chunk, cols, buf + r * cols);
                 for (size_t hr = rows / 2; hr >= 1; hr >>= 1) {
+                    // In the tile the rows of a block's halves are contiguous: one call a block.
                     const size_t count = rows / (2 * hr);
-                    for (size_t bi = 0; bi < count; ++bi)
-                        for (size_t rr = 0; rr < hr; ++rr) {
-                            const size_t r = 2 * hr * bi + rr;
-                            block_butterflies<Ifma>(buf + r * cols, buf + (r + hr) * cols, plain[s * count + bi], cols);
-                        }
+                    for (size_t bi = 0; bi < count; ++bi) {
+                        fr* p = buf + 2 * hr * bi * cols;
+                        nr_block<Ifma>(p, p + hr * cols, plain[s * count + bi], hr * cols, s * count + bi == 0);
+                    }
                 }
                 for (size_t r = 0; r < rows; ++r) std::copy_n(buf + r * cols, cols, base + r * chunk);
             }
@@ -306,8 +333,15 @@ void forward_nr_path(const evaluation_domain& d, std::span<fr> a, unsigned block
             }
             for (size_t h = chunk / 2; h >= 1; h >>= 1) {
                 const size_t count = chunk / (2 * h);
+                const fr* tw = plain + c * count;
+                if (!Ifma && h <= 2) {
+                    // Blocks of 2 and 4: the stage in h calls, butterfly j of every block, each
+                    // block's twiddle in turn (elements 2h apart).
+                    for (size_t j = 0; j < h; ++j) strided_butterflies(y + j, y + h + j, tw, count, 2 * h, 1);
+                    continue;
+                }
                 for (size_t bi = 0; bi < count; ++bi)
-                    block_butterflies<Ifma>(y + 2 * h * bi, y + 2 * h * bi + h, plain[c * count + bi], h);
+                    nr_block<Ifma>(y + 2 * h * bi, y + 2 * h * bi + h, tw[bi], h, c * count + bi == 0);
             }
         }
     });
@@ -558,13 +592,10 @@ void coset_inverse_ntt_scaled(const evaluation_domain& d, std::span<fr> a, const
 void coset_values_from_values(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg) {
     check_size(d, a, "coset_values_from_values");
     parallel::in_arena(cfg.threads, [&] {
-        if (uses_ifma(cfg) && d.log_size() >= nr_min_log) {
-            // Natural order in, bit-reversed between, natural order out: no bit reversal. On the
-            // IFMA path only: with the scalar butterflies (one assembly call per block, the
-            // twiddle copied per butterfly) the pair made the h step at 2^22 11% slower, 3.91-3.98
-            // against 3.52-3.56 s on two threads (bench_ntt, Intel Xeon, C2LAB_NO_AVX512=1).
+        if (d.log_size() >= nr_min_log) {
+            // Natural order in, bit-reversed between, natural order out: no bit reversal.
             forward_nr(d, a, cfg);
-            finish_inverse_bit_reversed(a, d.log_size(), d.size_inv(), d.coset_generator(), true);
+            finish_inverse_bit_reversed(a, d.log_size(), d.size_inv(), d.coset_generator(), uses_ifma(cfg));
             forward_core(d, a, cfg, true);
             return;
         }
