@@ -586,10 +586,10 @@ C2LAB_IFMA_TARGET void butterfly_group_lazy(__m512i* const (&x)[K], __m512i* con
 // Stages h = 1, 2, 4 on the buffer, where the two elements of a butterfly share a vector: each
 // 16 elements (two blocks) are permuted into the 8 butterflies' first elements u and second
 // elements q (two-source permutes), the 8 butterflies run as in butterfly_group_lazy, and the
-// halves are permuted back. w: the stage's twiddle vector in twiddle_form (lane l: the twiddle of
-// the l-th butterfly of 16 elements).
-template <class F>
-C2LAB_IFMA_TARGET void low_stage(__m512i* data, size_t blocks, unsigned h, const __m512i* w) {
+// halves are permuted back. twiddle(g, j): limb j of the twiddle vector of the 16 elements g, in
+// twiddle_form (lane i: the twiddle of the butterfly (top[i], bot[i]) below).
+template <class F, class Twiddle>
+C2LAB_IFMA_TARGET void low_stage(__m512i* data, size_t blocks, unsigned h, const Twiddle& twiddle) {
     using R = radix52<F>;
     constexpr size_t N52 = R::n52;
     alignas(64) uint64_t top[8], bot[8], back0[8], back1[8];
@@ -610,7 +610,7 @@ C2LAB_IFMA_TARGET void low_stage(__m512i* data, size_t blocks, unsigned h, const
             const __m512i a0 = _mm512_load_si512(x0 + j), a1 = _mm512_load_si512(x1 + j);
             u[j] = _mm512_permutex2var_epi64(a0, i_top, a1);
             q52[0][j] = _mm512_permutex2var_epi64(a0, i_bot, a1);
-            w52[0][j] = _mm512_load_si512(w + j);
+            w52[0][j] = twiddle(b / 2, j);
         }
         normalize<F>(q52[0]);
         mont_mul_radix52_lazy<F, 1>(q52, w52, t52);
@@ -622,6 +622,11 @@ C2LAB_IFMA_TARGET void low_stage(__m512i* data, size_t blocks, unsigned h, const
         }
     }
 }
+// One twiddle vector for every 16 elements (butterfly_stages: twiddles by index within a block).
+struct same_twiddles {
+    const __m512i* w;
+    C2LAB_IFMA_TARGET __m512i operator()(size_t, size_t j) const { return _mm512_load_si512(w + j); }
+};
 
 // Counts the stages run since the buffer was last settled and settles it every lazy_stages.
 template <class F>
@@ -652,7 +657,7 @@ __attribute__((target("avx512f,avx512ifma,avx512vl,avx512bw"))) void butterfly_s
         for (unsigned i = 0, e = 0; e < 16; ++e)
             if ((e & h) == 0) w[i++] = h == 1 ? one : stage_tw[h + e % h];
         to_buffer<F>(w, tw);  // block 0 is not a stage's row from h = 8 on
-        low_stage<F>(data, blocks, h, tw);
+        low_stage<F>(data, blocks, h, same_twiddles{tw});
         budget.stage_done();
     }
     for (size_t h = std::max<size_t>(h_first, 8); h < len; h <<= 1) {
@@ -682,6 +687,18 @@ __attribute__((target("avx512f,avx512ifma,avx512vl,avx512bw"))) void butterfly_s
     for (size_t b = 0; b < blocks; ++b) from_buffer_settled<F>(data + N52 * b, x + 8 * b);
 }
 
+// The butterflies of rows r and r + hr of a column tile in the buffer (16 elements, two blocks a
+// row), twiddle vectors wk for the row's two halves.
+template <class F>
+C2LAB_IFMA_TARGET void row_butterflies(__m512i* data, size_t r, size_t hr, const __m512i* const (&wk)[2]) {
+    constexpr size_t N52 = radix52<F>::n52;
+    __m512i* const p = data + 2 * N52 * r;
+    __m512i* const q = data + 2 * N52 * (r + hr);
+    __m512i* const pk[2] = {p, p + N52};
+    __m512i* const qk[2] = {q, q + N52};
+    butterfly_group_lazy<F, 2>(pk, qk, wk);
+}
+
 // The NTT's column-tile stages (butterfly_row_stages): rows of 16 elements (two blocks), the
 // tile converted once; for each stage hr and row rr the 16 twiddles (in twiddle_form) are
 // converted once and serve every block of 2 hr rows.
@@ -701,13 +718,7 @@ __attribute__((target("avx512f,avx512ifma,avx512vl,avx512bw"))) void butterfly_r
             to_buffer<F>(w, wv);
             to_buffer<F>(w + 8, wv + N52);
             const __m512i* const wk[2] = {wv, wv + N52};
-            for (size_t br = 0; br < rows; br += 2 * hr) {
-                __m512i* const p = data + 2 * N52 * (br + rr);
-                __m512i* const q = data + 2 * N52 * (br + rr + hr);
-                __m512i* const pk[2] = {p, p + N52};
-                __m512i* const qk[2] = {q, q + N52};
-                butterfly_group_lazy<F, 2>(pk, qk, wk);
-            }
+            for (size_t br = 0; br < rows; br += 2 * hr) row_butterflies<F>(data, br + rr, hr, wk);
         }
         budget.stage_done();
     }
@@ -744,49 +755,25 @@ C2LAB_IFMA_TARGET void broadcast_twiddle(const __m512i* buf, size_t k, __m512i* 
     for (size_t j = 0; j < N52; ++j) wv[j] = _mm512_set1_epi64(words[((k / 8) * N52 + j) * 8 + k % 8]);
 }
 
-// Stages h = 4, 2, 1 of the natural order: as low_stage, lane i of 16 elements g (two blocks of 8)
-// taking the twiddle of the block that holds element top[i], twiddle k = g (8 / h) + top[i] / 2h of
-// the stage, from tws (twiddles_to_buffer). Those 8 lie in one group of 8 converted twiddles,
-// lanes (g mod h) 8 / h + top[i] / 2h: one permute per limb.
+// The twiddles of stages h = 4, 2, 1 in the natural order (low_stage): lane i of 16 elements g
+// (two blocks of 8) takes the twiddle of the block that holds element top[i], twiddle
+// k = g (8 / h) + top[i] / 2h of the stage, from tws (twiddles_to_buffer). Those 8 lie in one
+// group of 8 converted twiddles, at lanes (g mod h) (8 / h) + top[i] / 2h: one permute a limb.
 template <class F>
-C2LAB_IFMA_TARGET void low_stage_nr(__m512i* data, size_t blocks, unsigned h, const __m512i* tws) {
-    using R = radix52<F>;
-    constexpr size_t N52 = R::n52;
-    alignas(64) uint64_t top[8], bot[8], back0[8], back1[8], lanes[4][8];
-    for (unsigned i = 0, e = 0; e < 16; ++e)
-        if ((e & h) == 0) top[i] = e, bot[i] = e + h, ++i;
-    for (unsigned i = 0; i < 8; ++i) {
-        (top[i] < 8 ? back0[top[i]] : back1[top[i] - 8]) = i;
-        (bot[i] < 8 ? back0[bot[i]] : back1[bot[i] - 8]) = 8 + i;
+struct block_twiddles {
+    const __m512i* tws;
+    unsigned h;
+    alignas(64) uint64_t lanes[4][8];
+    block_twiddles(const __m512i* t, unsigned stage_h) : tws(t), h(stage_h) {
+        for (unsigned r = 0; r < h; ++r)
+            for (unsigned i = 0, e = 0; e < 16; ++e)
+                if ((e & h) == 0) lanes[r][i++] = r * (8 / h) + e / (2 * h);
     }
-    for (unsigned r = 0; r < h; ++r)
-        for (unsigned i = 0; i < 8; ++i) lanes[r][i] = r * (8 / h) + top[i] / (2 * h);
-    const __m512i i_top = _mm512_load_si512(top), i_bot = _mm512_load_si512(bot);
-    const __m512i i_back0 = _mm512_load_si512(back0), i_back1 = _mm512_load_si512(back1);
-    for (size_t b = 0; b + 1 < blocks; b += 2) {
-        const size_t g = b / 2;
-        const __m512i* wg = tws + N52 * (g / h);
-        const __m512i i_w = _mm512_load_si512(lanes[g % h]);
-        __m512i* x0 = data + N52 * b;
-        __m512i* x1 = x0 + N52;
-        __m512i u[N52], q52[1][N52], w52[1][N52], t52[1][N52], s[N52], d[N52];
-#pragma GCC unroll 16
-        for (size_t j = 0; j < N52; ++j) {
-            const __m512i a0 = _mm512_load_si512(x0 + j), a1 = _mm512_load_si512(x1 + j);
-            u[j] = _mm512_permutex2var_epi64(a0, i_top, a1);
-            q52[0][j] = _mm512_permutex2var_epi64(a0, i_bot, a1);
-            w52[0][j] = h == 1 ? _mm512_load_si512(wg + j) : _mm512_permutexvar_epi64(i_w, _mm512_load_si512(wg + j));
-        }
-        normalize<F>(q52[0]);
-        mont_mul_radix52_lazy<F, 1>(q52, w52, t52);
-        lazy_sums<F>(u, t52[0], s, d);
-#pragma GCC unroll 16
-        for (size_t j = 0; j < N52; ++j) {
-            _mm512_store_si512(x0 + j, _mm512_permutex2var_epi64(s[j], i_back0, d[j]));
-            _mm512_store_si512(x1 + j, _mm512_permutex2var_epi64(s[j], i_back1, d[j]));
-        }
+    C2LAB_IFMA_TARGET __m512i operator()(size_t g, size_t j) const {
+        const __m512i w = _mm512_load_si512(tws + radix52<F>::n52 * (g / h) + j);
+        return h == 1 ? w : _mm512_permutexvar_epi64(_mm512_load_si512(lanes[g % h]), w);
     }
-}
+};
 
 // Stages h = len / 2 .. 1 over x[0, len) (len >= 16) in the natural order: block b of stage h
 // takes the twiddle block_tw[chunk_index (len / 2h) + b] (twiddle_form). tws: len / 16 + 1 groups
@@ -829,7 +816,7 @@ __attribute__((target("avx512f,avx512ifma,avx512vl,avx512bw"))) void butterfly_s
     for (unsigned h = 4; h >= 1; h >>= 1) {
         const size_t count = len / (2 * h);
         twiddles_to_buffer<F>(block_tw + chunk_index * count, count, tws);
-        low_stage_nr<F>(data, blocks, h, tws);
+        low_stage<F>(data, blocks, h, block_twiddles<F>(tws, h));
         budget.stage_done();
     }
     for (size_t b = 0; b < blocks; ++b) from_buffer_settled<F>(data + N52 * b, x + 8 * b);
@@ -852,14 +839,7 @@ __attribute__((target("avx512f,avx512ifma,avx512vl,avx512bw"))) void butterfly_r
         for (size_t bi = 0; bi < count; ++bi) {
             broadcast_twiddle<F>(tws, bi, wv);
             const __m512i* const wk[2] = {wv, wv};
-            const size_t br = bi * 2 * hr;
-            for (size_t rr = 0; rr < hr; ++rr) {
-                __m512i* const p = data + 2 * N52 * (br + rr);
-                __m512i* const q = data + 2 * N52 * (br + rr + hr);
-                __m512i* const pk[2] = {p, p + N52};
-                __m512i* const qk[2] = {q, q + N52};
-                butterfly_group_lazy<F, 2>(pk, qk, wk);
-            }
+            for (size_t r = bi * 2 * hr; r < bi * 2 * hr + hr; ++r) row_butterflies<F>(data, r, hr, wk);
         }
         budget.stage_done();
     }

@@ -80,6 +80,16 @@ std::vector<F> random_vector(size_t n, rng& g) {
     return v;
 }
 
+// n of the edge values, element i the edge (i a + i / b) mod their count: every pair of edges
+// meets somewhere in a butterfly of the stages.
+template <class F>
+std::vector<F> edge_vector(size_t n, size_t a, size_t b) {
+    const auto e = edge_values<F>();
+    std::vector<F> v(n);
+    for (size_t i = 0; i < n; ++i) v[i] = e[(i * a + i / b) % e.size()];
+    return v;
+}
+
 template <class F>
 class batch_mul : public ::testing::Test {
 protected:
@@ -264,13 +274,11 @@ TEST(butterfly_batch, refuses_overlap_and_mismatched_lengths) {
 // and 2^17 elements run 16 and 17 stages: the IFMA path's lazy values are settled after 15.
 TEST(butterfly_stages, both_paths_match_the_stages_written_out) {
     rng g(203);
-    const auto e = edge_values<fr>();
     for (size_t len : {16u, 32u, 64u, 128u, 4096u, 65536u, 131072u})
         for (size_t h_first : {1u, 2u, 4u, 8u, 16u}) {
             if (2 * h_first > len || (len > 4096 && h_first > 2)) continue;
             std::vector<std::vector<fr>> inputs = {random_vector<fr>(len, g)};
-            std::vector<fr> edges(len);
-            for (size_t i = 0; i < len; ++i) edges[i] = e[(i * 5 + i / 7) % e.size()];
+            const std::vector<fr> edges = edge_vector<fr>(len, 5, 7);
             inputs.push_back(edges);
             for (const auto& x0 : inputs) {
                 const auto tw = random_vector<fr>(len, g);
@@ -298,14 +306,12 @@ TEST(butterfly_stages, both_paths_match_the_stages_written_out) {
 // and column, random values and the edges.
 TEST(butterfly_row_stages, both_paths_match_the_stages_written_out) {
     rng g(205);
-    const auto e = edge_values<fr>();
     const auto table = random_vector<fr>(4096, g);
     auto twiddles = [&](size_t hr, size_t rr, fr* w) {
         for (size_t t = 0; t < 16; ++t) w[t] = table[(hr * 31 + rr * 17 + t * 5) % table.size()];
     };
     for (size_t rows : {2u, 4u, 8u, 64u, 1024u, 65536u}) {
-        std::vector<fr> edges(16 * rows);
-        for (size_t i = 0; i < edges.size(); ++i) edges[i] = e[(i * 3 + i / 11) % e.size()];
+        const std::vector<fr> edges = edge_vector<fr>(16 * rows, 3, 11);
         for (const auto& x0 : {random_vector<fr>(16 * rows, g), edges}) {
             std::vector<fr> want = x0;
             fr w[16];
@@ -360,13 +366,11 @@ TEST(butterfly_row_stages, both_paths_match_the_stages_written_out) {
 // random values and the edges; 2^16 and 2^17 elements run 16 and 17 stages (settled after 15).
 TEST(butterfly_stages_nr, both_paths_match_the_stages_written_out) {
     rng g(207);
-    const auto e = edge_values<fr>();
     for (size_t len : {16u, 32u, 64u, 4096u, 65536u, 131072u})
         for (size_t chunk_index : {0u, 3u}) {
             if (len > 4096 && chunk_index > 0) continue;
             const auto tw = random_vector<fr>((chunk_index + 1) * len / 2, g);
-            std::vector<fr> edges(len);
-            for (size_t i = 0; i < len; ++i) edges[i] = e[(i * 5 + i / 7) % e.size()];
+            const std::vector<fr> edges = edge_vector<fr>(len, 5, 7);
             for (const auto& x0 : {random_vector<fr>(len, g), edges}) {
                 std::vector<fr> want = x0;
                 for (size_t h = len / 2; h >= 1; h >>= 1)
@@ -401,13 +405,11 @@ TEST(butterfly_stages_nr, both_paths_match_the_stages_written_out) {
 // 2^16 rows, tiles 0 and 5, the rows 16 and 40 elements apart (the elements between untouched).
 TEST(butterfly_row_stages_nr, both_paths_match_the_stages_written_out) {
     rng g(208);
-    const auto e = edge_values<fr>();
     for (size_t rows : {2u, 4u, 8u, 64u, 1024u, 65536u})
         for (size_t tile : {0u, 5u}) {
             if (rows > 1024 && tile > 0) continue;
             const auto tw = random_vector<fr>((tile + 1) * rows / 2, g);
-            std::vector<fr> edges(16 * rows);
-            for (size_t i = 0; i < edges.size(); ++i) edges[i] = e[(i * 3 + i / 11) % e.size()];
+            const std::vector<fr> edges = edge_vector<fr>(16 * rows, 3, 11);
             for (const auto& x0 : {random_vector<fr>(16 * rows, g), edges}) {
                 std::vector<fr> want = x0;
                 for (size_t hr = rows / 2; hr >= 1; hr >>= 1)
