@@ -82,6 +82,7 @@ struct flag_values {
     groth16::params_io params_io = groth16::params_io::mmap;
     pipeline::params_load params_load = pipeline::params_load::before;
     groth16::params_check params_check = groth16::params_check::own;
+    bool ntt_natural_pair = true;  // ntt_pair=natural: the h step's transform pairs without bit reversals
     groth16::backend_kind backend = groth16::backend_kind::cpu;
     groth16::host_pinning host_pinning = groth16::host_pinning::off;
 

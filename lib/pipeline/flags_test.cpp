@@ -70,8 +70,10 @@ TEST(flags, the_tables_share_no_name_and_as_text_lists_the_engine_flags_in_order
 
 TEST(flags, settings_apply_in_order_and_set_the_typed_options) {
     const std::vector<std::string> s{"msm_split=on", "b_g2_msm=parallel", "msm_window=fixed:12", "msm_split=off",
-                                     "synth=pce", "lc_indexer=smallvec2"};
+                                     "synth=pce", "lc_indexer=smallvec2", "ntt_pair=bit_reversed"};
     const flag_values v = parse_flags(s);
+    EXPECT_TRUE(flag_values{}.prover().ntt.natural_pair);  // the default: natural
+    EXPECT_FALSE(v.prover().ntt.natural_pair);
     EXPECT_FALSE(v.msm_split);  // the later setting wins
     EXPECT_EQ(v.b_g2, groth16::b_g2_msm::parallel);
     EXPECT_EQ(v.msm_window.to_string(), "fixed:12");

@@ -592,7 +592,7 @@ void coset_inverse_ntt_scaled(const evaluation_domain& d, std::span<fr> a, const
 void coset_values_from_values(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg) {
     check_size(d, a, "coset_values_from_values");
     parallel::in_arena(cfg.threads, [&] {
-        if (d.log_size() >= nr_min_log) {
+        if (cfg.natural_pair && d.log_size() >= nr_min_log) {
             // Natural order in, bit-reversed between, natural order out: no bit reversal.
             forward_nr(d, a, cfg);
             finish_inverse_bit_reversed(a, d.log_size(), d.size_inv(), d.coset_generator(), uses_ifma(cfg));

@@ -59,6 +59,9 @@ struct ntt_config {
     bool scalar_butterflies = false;  // true: the scalar butterflies and scaling passes even where the
                                       // AVX-512 IFMA ones are in use (cpu::use_ifma); the reference in
                                       // tests. Same results.
+    bool natural_pair = true;  // coset_values_from_values from 2^10 without bit reversals (the
+                               // ntt_pair flag: natural); false: each transform bit-reverses its
+                               // input first (bit_reversed). Same results.
 };
 
 // Whether cfg's transforms (butterflies and scaling passes) run on the AVX-512 IFMA products.

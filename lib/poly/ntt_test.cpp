@@ -349,6 +349,9 @@ TEST(ntt, natural_order_pair_matches_the_composed_transforms) {
                     coset_values_from_values(d, got, cfg);
                     ASSERT_EQ(got, want) << "log_n " << log_n << ", block_log " << block_log << ", threads " << threads
                                          << ", scalar butterflies " << scalar;
+                    got = x;  // the ntt_pair=bit_reversed form of the same pair
+                    coset_values_from_values(d, got, ntt_config{threads, block_log, scalar, false});
+                    ASSERT_EQ(got, want) << "bit_reversed pair, log_n " << log_n << ", block_log " << block_log;
                 }
     }
 }
