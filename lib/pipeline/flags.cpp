@@ -85,14 +85,12 @@ constexpr flag_def<fv> registry[] = {
                                                                                             : params_load::before;
      },
      [](const fv& v) { return std::string(v.params_load == params_load::overlap ? "overlap" : "before"); }},
-    {"ntt_pair", "natural|bit_reversed", "natural", "ntt",
+    {"ntt_pair", "natural|bit_reversed|auto", "auto", "ntt",
      "the h step's transform pairs (values to coefficients to coset values): the first from natural order to "
      "bit-reversed output and the second from there, no bit reversal; or each transform bit-reversing its input "
-     "first. The same results",
-     [](fv& v, const std::string& x) {
-         v.ntt_natural_pair = pick_variant("ntt_pair", x, {"natural", "bit_reversed"}) == "natural";
-     },
-     [](const fv& v) { return std::string(v.ntt_natural_pair ? "natural" : "bit_reversed"); }},
+     "first; auto: natural where the AVX-512 IFMA butterflies run, else bit_reversed. The same results",
+     [](fv& v, const std::string& x) { v.ntt_pair = poly::parse_ntt_pair(x); },
+     [](const fv& v) { return std::string(poly::to_string(v.ntt_pair)); }},
     {"backend", "cpu|cuda", "cpu", "ntt+msm",
      "engine of the prover's ntt and MSM stages: the CPU (the reference), or CUDA on device 0",
      [](fv& v, const std::string& x) { v.backend = groth16::parse_backend_kind(x); },
@@ -145,7 +143,7 @@ groth16::prover_config flag_values::prover(groth16::prover_backend* backend) con
     cfg.msm.window = msm_window;
     cfg.b_g2 = b_g2;
     cfg.msm_split = msm_split;
-    cfg.ntt.natural_pair = ntt_natural_pair;
+    cfg.ntt.pair = ntt_pair;
     cfg.backend = backend;
     return cfg;
 }

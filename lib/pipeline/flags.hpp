@@ -67,6 +67,9 @@ enum class synth_challenges { serial, parallel, automatic };
 // variants stay for A/B. params_load=overlap was not shown faster on the whole 2 KiB job (2 cores: 0.992
 // [0.900, 1.053], results/ab/prove-2kib-params_load-cpu-20261204: the synthesis, sharing the cores
 // with the load, took 1.57x as long), so the load stays before the synthesis.
+// ntt_pair=auto: natural on the IFMA path, the 2 KiB proof's ntt stage 0.939x, and bit_reversed
+// without AVX-512, where the two measured the same (results/ab/prove-2kib-ntt_pair-cpu-20261205,
+// results/ab/prove-2kib-ntt_pair-no-avx512-cpu-20261205).
 // lc_indexer=vec and msm_window=ln are the seeds' (bellperson's) choices, and no other variant
 // was shown faster on the whole proof.
 struct flag_values {
@@ -82,7 +85,7 @@ struct flag_values {
     groth16::params_io params_io = groth16::params_io::mmap;
     pipeline::params_load params_load = pipeline::params_load::before;
     groth16::params_check params_check = groth16::params_check::own;
-    bool ntt_natural_pair = true;  // ntt_pair=natural: the h step's transform pairs without bit reversals
+    poly::ntt_config::pair_order ntt_pair = poly::ntt_config::pair_order::automatic;  // ntt_pair=natural|bit_reversed|auto
     groth16::backend_kind backend = groth16::backend_kind::cpu;
     groth16::host_pinning host_pinning = groth16::host_pinning::off;
 

@@ -72,8 +72,10 @@ TEST(flags, settings_apply_in_order_and_set_the_typed_options) {
     const std::vector<std::string> s{"msm_split=on", "b_g2_msm=parallel", "msm_window=fixed:12", "msm_split=off",
                                      "synth=pce", "lc_indexer=smallvec2", "ntt_pair=bit_reversed"};
     const flag_values v = parse_flags(s);
-    EXPECT_TRUE(flag_values{}.prover().ntt.natural_pair);  // the default: natural
-    EXPECT_FALSE(v.prover().ntt.natural_pair);
+    using po = poly::ntt_config::pair_order;
+    EXPECT_EQ(flag_values{}.prover().ntt.pair, po::automatic);  // the default: auto
+    EXPECT_EQ(v.prover().ntt.pair, po::bit_reversed);
+    EXPECT_EQ(parse_flags(std::vector<std::string>{"ntt_pair=natural"}).prover().ntt.pair, po::natural);
     EXPECT_FALSE(v.msm_split);  // the later setting wins
     EXPECT_EQ(v.b_g2, groth16::b_g2_msm::parallel);
     EXPECT_EQ(v.msm_window.to_string(), "fixed:12");

@@ -592,7 +592,7 @@ void coset_inverse_ntt_scaled(const evaluation_domain& d, std::span<fr> a, const
 void coset_values_from_values(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg) {
     check_size(d, a, "coset_values_from_values");
     parallel::in_arena(cfg.threads, [&] {
-        if (cfg.natural_pair && d.log_size() >= nr_min_log) {
+        if (uses_natural_pair(cfg) && d.log_size() >= nr_min_log) {
             // Natural order in, bit-reversed between, natural order out: no bit reversal.
             forward_nr(d, a, cfg);
             finish_inverse_bit_reversed(a, d.log_size(), d.size_inv(), d.coset_generator(), uses_ifma(cfg));
@@ -611,6 +611,25 @@ void bit_reverse_permute(std::span<fr> a, size_t log_n) {
         throw error(errc::bad_input, "bit_reverse_permute: " + std::to_string(a.size()) + " elements, not 2^" +
                                          std::to_string(log_n));
     bit_reverse_permute_tiles(a, log_n);
+}
+
+bool uses_natural_pair(const ntt_config& cfg) {
+    using po = ntt_config::pair_order;
+    return cfg.pair == po::natural || (cfg.pair == po::automatic && uses_ifma(cfg));
+}
+
+ntt_config::pair_order parse_ntt_pair(std::string_view name) {
+    using po = ntt_config::pair_order;
+    if (name == "natural") return po::natural;
+    if (name == "bit_reversed") return po::bit_reversed;
+    if (name == "auto") return po::automatic;
+    throw error(errc::bad_input, "ntt_pair: unknown variant '" + std::string(name) +
+                                     "' (expected natural, bit_reversed or auto)");
+}
+
+std::string_view to_string(ntt_config::pair_order p) noexcept {
+    using po = ntt_config::pair_order;
+    return p == po::natural ? "natural" : p == po::bit_reversed ? "bit_reversed" : "auto";
 }
 
 bool uses_ifma(const ntt_config& cfg) {

@@ -47,6 +47,7 @@
 #pragma once
 
 #include <span>
+#include <string_view>
 
 #include "poly/domain.hpp"
 
@@ -59,13 +60,22 @@ struct ntt_config {
     bool scalar_butterflies = false;  // true: the scalar butterflies and scaling passes even where the
                                       // AVX-512 IFMA ones are in use (cpu::use_ifma); the reference in
                                       // tests. Same results.
-    bool natural_pair = true;  // coset_values_from_values from 2^10 without bit reversals (the
-                               // ntt_pair flag: natural); false: each transform bit-reverses its
-                               // input first (bit_reversed). Same results.
+    // coset_values_from_values (the ntt_pair flag): from 2^10 without bit reversals (natural), or
+    // each transform bit-reversing its input first (bit_reversed); automatic: natural where the
+    // IFMA butterflies run (uses_ifma), bit_reversed elsewhere, where `c2lab ab` showed the two
+    // the same (the natural pair's bit-reversed twiddle table, 16 n bytes, buys nothing there).
+    // Same results.
+    enum class pair_order { automatic, natural, bit_reversed } pair = pair_order::automatic;
 };
 
 // Whether cfg's transforms (butterflies and scaling passes) run on the AVX-512 IFMA products.
 bool uses_ifma(const ntt_config& cfg);
+// Whether coset_values_from_values runs cfg's pair in natural order (cfg.pair, automatic resolved).
+bool uses_natural_pair(const ntt_config& cfg);
+// The ntt_pair flag's variants: "natural", "bit_reversed", "auto"; anything else throws
+// errc::bad_input naming the flag.
+ntt_config::pair_order parse_ntt_pair(std::string_view name);
+std::string_view to_string(ntt_config::pair_order p) noexcept;
 
 void forward_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg = {});
 void inverse_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg = {});

@@ -342,18 +342,33 @@ TEST(ntt, natural_order_pair_matches_the_composed_transforms) {
             for (unsigned threads : {1u, 2u})
                 for (bool scalar : {false, true}) {
                     if (log_n == 17 && (threads == 1 || block_log == 1 || block_log == 3)) continue;
-                    const ntt_config cfg{threads, block_log, scalar};
+                    using po = ntt_config::pair_order;
+                    const ntt_config cfg{threads, block_log, scalar, po::natural};
+                    EXPECT_TRUE(uses_natural_pair(cfg));
                     std::vector<fr> want = x, got = x;
                     inverse_ntt(d, want, cfg);
                     coset_forward_ntt(d, want, cfg);
                     coset_values_from_values(d, got, cfg);
                     ASSERT_EQ(got, want) << "log_n " << log_n << ", block_log " << block_log << ", threads " << threads
                                          << ", scalar butterflies " << scalar;
-                    got = x;  // the ntt_pair=bit_reversed form of the same pair
-                    coset_values_from_values(d, got, ntt_config{threads, block_log, scalar, false});
-                    ASSERT_EQ(got, want) << "bit_reversed pair, log_n " << log_n << ", block_log " << block_log;
+                    for (po order : {po::bit_reversed, po::automatic}) {  // the flag's other forms
+                        got = x;
+                        coset_values_from_values(d, got, ntt_config{threads, block_log, scalar, order});
+                        ASSERT_EQ(got, want) << to_string(order) << " pair, log_n " << log_n << ", block_log " << block_log;
+                    }
                 }
     }
+}
+
+// auto takes the natural pair exactly where the IFMA butterflies run; the flag's names round-trip.
+TEST(ntt, pair_order_auto_follows_the_butterflies) {
+    using po = ntt_config::pair_order;
+    EXPECT_EQ(uses_natural_pair(ntt_config{}), uses_ifma(ntt_config{}));
+    EXPECT_FALSE(uses_natural_pair(ntt_config{0, 0, true}));  // the scalar butterflies: bit_reversed
+    EXPECT_TRUE(uses_natural_pair(ntt_config{0, 0, true, po::natural}));
+    EXPECT_FALSE(uses_natural_pair(ntt_config{0, 0, false, po::bit_reversed}));
+    for (po p : {po::automatic, po::natural, po::bit_reversed}) EXPECT_EQ(parse_ntt_pair(to_string(p)), p);
+    EXPECT_THROW(parse_ntt_pair("reversed"), error);
 }
 
 TEST(ntt, distribute_powers) {
