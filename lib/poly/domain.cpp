@@ -127,13 +127,14 @@ void bit_reversed_powers::fill(size_t u, const fr& factor, fr* out) const {
 // per task, then the IFMA path's 2^4 in the run's factor). A copy of the natural table
 // bit-reversed in tiles took 29 ms at 2^22 (IFMA form, two threads, Intel Xeon): one pass more.
 std::span<const fr> evaluation_domain::twiddles_bit_reversed(ff::batch_path path) const {
-    const std::span<const fr> natural = twiddles(path);  // checks the IFMA table first
+    if (path == ff::batch_path::ifma) (void)twiddles(path);  // refuses where the IFMA form was not made
     lazy_table& t = *bit_reversed_[path == ff::batch_path::ifma ? 1 : 0];
     std::call_once(t.once, [&] {
         allocate(t.values, "bit-reversed ");
         fr* out = t.values.data();
-        const size_t half = natural.size(), bits = log_n_ == 0 ? 0 : log_n_ - 1;
-        if (bits < bit_reversed_powers::run_bits) {
+        const size_t half = n_ / 2, bits = log_n_ == 0 ? 0 : log_n_ - 1;
+        if (bits < bit_reversed_powers::run_bits) {  // up to 2^9: from the natural table
+            const std::span<const fr> natural = twiddles(path);
             for (size_t i = 0; i < half; ++i) out[i] = natural[reverse_bits(i, bits)];
             return;
         }

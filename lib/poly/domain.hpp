@@ -84,8 +84,9 @@ public:
     // of i, in `path`'s form (ff::twiddle_form). Where a transform runs from natural-order input
     // (its largest blocks first, one twiddle per block), block b of the stage of blocks of 2h
     // elements takes entry b: the twiddles of a stage are the table's first n/2h entries, those of
-    // one chunk contiguous. Made on the first call (a copy of twiddles(path), bit-reversed in
-    // tiles; another 16 n bytes), thread-safe; errc::resource when it cannot be allocated.
+    // one chunk contiguous. Made on the first call (computed in place, bit_reversed_powers;
+    // another 16 n bytes), thread-safe; errc::resource when it cannot be allocated, errc::device
+    // for the IFMA form where twiddles(path) refuses it.
     std::span<const fr> twiddles_bit_reversed(ff::batch_path path) const;
 
 private:

@@ -14,14 +14,15 @@
 // them; the later ones (up to 10 of them; beyond, one at a time) run on column tiles copied
 // into a contiguous buffer, one pass over memory for all of them. Both are split across
 // threads with oneTBB.
-// coset_values_from_values (from 2^10) runs without a bit reversal: a
-// natural-order transform first (the same butterflies, the stages from the largest blocks down,
+// coset_values_from_values (from 2^10; ntt_config::pair, by default on the IFMA path) runs
+// without a bit reversal: a natural-order transform first (the same butterflies, the stages from the largest blocks down,
 // one twiddle per block from the domain's bit-reversed table), its output left in bit-reversed
 // order, rescaled there (the inverse's k <-> n-k becomes an end-for-end swap within each dyadic
 // block), and the second transform starts from that order. bench_ntt's h step at 2^22 on two
 // threads, Intel Xeon: 1220-1233 -> 1149-1178 ms with IFMA, 3542-3604 -> 3500-3582 ms without
 // AVX-512 (the scalar stages one assembly call per block, ff::mont_butterflies_strided_asm with
-// one twiddle, the first block of each stage sums and differences alone).
+// one twiddle, the first block of each stage sums and differences alone; the 2 KiB proof showed
+// no gain there, so pair_order::automatic keeps the bit reversals without IFMA).
 // The inverse uses the identity DFT_{omega^-1}(y)_k = DFT_omega(y)_{(n-k) mod n}: a
 // forward transform, then one pass that swaps k <-> n-k and scales by 1/n (and by g^-k
 // for the coset inverse), so one twiddle table serves both directions.
