@@ -7,11 +7,15 @@
 // L1, so the core overlaps them as it can in a butterfly stage); a forward transform's
 // time over the floor's, measured in the same run, is its distance from the floor.
 // Wall-clock time (UseRealTime), since the work runs on oneTBB worker threads.
+// The h step takes the ntt_pair flag (--flag ntt_pair=natural|bit_reversed|auto; default auto), so
+// `c2lab ab --binary bench_ntt --filter 'ntt/h/log_n:22/threads:2' --flag ntt_pair=bit_reversed,natural`
+// compares the two forms of its transform pairs on this stage alone.
 // Run: bench_ntt --benchmark_filter='ntt/forward/.*' (or scripts/bench.sh for the suite).
 #include <benchmark/benchmark.h>
 
 #include <vector>
 
+#include "bench_main.hpp"
 #include "core/rng.hpp"
 #include "poly/h_poly.hpp"
 #include "poly/ntt.hpp"
@@ -54,7 +58,8 @@ void transform(benchmark::State& state) {
 // The h step on a satisfied system; the three inputs are restored (copied) outside the timing.
 void h_step(benchmark::State& state) {
     const size_t log_n = static_cast<size_t>(state.range(0));
-    const ntt_config cfg{static_cast<unsigned>(state.range(1))};
+    ntt_config cfg{static_cast<unsigned>(state.range(1))};
+    cfg.pair = bench::opts().flags.ntt_pair;
     evaluation_domain d(log_n, cfg.threads);
     const std::vector<fr> a0 = random_vector(d.size(), 2), b0 = random_vector(d.size(), 3);
     std::vector<fr> c0(d.size());
