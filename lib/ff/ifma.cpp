@@ -1519,6 +1519,25 @@ void mul_batch(std::span<fr> out, std::span<const fr> a, std::span<const fr> b) 
 void square_batch(std::span<fp> out, std::span<const fp> a) { square_batch_impl(default_batch_path(), out, a); }
 void square_batch(std::span<fr> out, std::span<const fr> a) { square_batch_impl(default_batch_path(), out, a); }
 
+void scale_batch(std::span<fr> out, std::span<const fr> a, const fr& c) { scale_batch(default_batch_path(), out, a, c); }
+void scale_batch(batch_path path, std::span<fr> out, std::span<const fr> a, const fr& c) {
+    if (out.size() != a.size())
+        throw error(errc::bad_input, "scale_batch: " + std::to_string(out.size()) + " outputs for " +
+                                         std::to_string(a.size()) + " inputs; the lengths must agree");
+    constexpr size_t piece = 512;
+    struct broadcast {
+        fr value;
+        std::array<fr, piece> copies;
+        bool made = false;
+    };
+    thread_local broadcast bc;
+    if (!bc.made || bc.value != c) bc.copies.fill(c), bc.value = c, bc.made = true;
+    for (size_t i = 0; i < a.size(); i += piece) {
+        const size_t len = std::min(piece, a.size() - i);
+        mul_batch_impl<fr>(path, out.subspan(i, len), a.subspan(i, len), std::span<const fr>(bc.copies).first(len));
+    }
+}
+
 void mul_batch(batch_path path, std::span<fp> out, std::span<const fp> a, std::span<const fp> b) {
     mul_batch_impl(path, out, a, b);
 }

@@ -44,6 +44,12 @@ void mul_batch(batch_path path, std::span<fr> out, std::span<const fr> a, std::s
 void square_batch(batch_path path, std::span<fp> out, std::span<const fp> a);
 void square_batch(batch_path path, std::span<fr> out, std::span<const fr> a);
 
+// out[i] = a[i] * c: mul_batch by one factor (c broadcast into a buffer of 512 copies per thread,
+// refilled only when c changes). out and a have the same length (c2lab::error otherwise); out
+// may be a.
+void scale_batch(std::span<fr> out, std::span<const fr> a, const fr& c);
+void scale_batch(batch_path path, std::span<fr> out, std::span<const fr> a, const fr& c);
+
 // Radix-2 Cooley-Tukey butterflies over Fr, 8 per vector operation on the IFMA path:
 // (p[i], q[i]) <- (p[i] + w[i] q[i], p[i] - w[i] q[i]), bit-identical to mont_field's
 // operators. p, q and w have the same length and must not overlap (c2lab::error otherwise).

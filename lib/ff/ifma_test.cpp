@@ -240,6 +240,29 @@ TEST(butterfly_batch, random_batches_of_many_sizes) {
         }
 }
 
+// scale_batch on both paths against the product by the one factor: lengths around the 512-copy
+// buffer, in place, and a new factor on the same thread after an old one (the buffer refilled);
+// mismatched lengths refused.
+TEST(scale_batch, matches_the_products_by_one_factor) {
+    rng g(209);
+    const auto edges = edge_values<fr>();
+    for (batch_path path : available_paths())
+        for (size_t n : {0u, 1u, 7u, 511u, 512u, 513u, 1500u}) {
+            const auto a = random_vector<fr>(n, g);
+            for (const fr& c : {fr::random(g), fr::random(g), edges.back(), fr::one()}) {
+                std::vector<fr> out(n), in_place = a;
+                scale_batch(path, out, a, c);
+                scale_batch(path, in_place, in_place, c);
+                for (size_t i = 0; i < n; ++i) {
+                    ASSERT_EQ(out[i], a[i] * c) << "n " << n << ", i " << i << ", path " << to_string(path);
+                    ASSERT_EQ(in_place[i], out[i]) << "in place, n " << n << ", i " << i;
+                }
+            }
+        }
+    std::vector<fr> x(4), y(5);
+    EXPECT_THROW(scale_batch(batch_path::scalar, x, y, fr::one()), error);
+}
+
 TEST(butterfly_batch, edge_values) {
     const auto e = edge_values<fr>();
     std::vector<fr> p, q, w;

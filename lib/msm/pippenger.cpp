@@ -820,16 +820,10 @@ std::array<ec::jacobian<C>, 2> run_windows(const plan& p, std::span<const ec::af
     return sums;
 }
 
-// R^-1 (Montgomery form 1), canonical_piece times: a scalar times it is its canonical value.
+// R^-1 (Montgomery form 1): a scalar times it is its canonical value; taken in pieces of
+// canonical_piece scalars.
 constexpr size_t canonical_piece = 512;
-const std::array<ff::fr, canonical_piece>& r_inverse() {
-    static const std::array<ff::fr, canonical_piece> table = [] {
-        std::array<ff::fr, canonical_piece> t;
-        t.fill(ff::fr::from_mont(ff::fr::repr{1, 0, 0, 0}));
-        return t;
-    }();
-    return table;
-}
+constexpr ff::fr r_inverse = ff::fr::from_mont(ff::fr::repr{1, 0, 0, 0});
 
 // The endomorphism path (glv.hpp): the pairs that take part, in blocks of at most
 // config.glv_block pairs, each scalar split into signed 127-bit halves k = s1 k1 + s2 k2 m and
@@ -906,7 +900,7 @@ ec::jacobian<C> pippenger_glv(const plan& p, std::span<const ec::affine<C>> poin
                     if (gather) gathered[i] = points[pairs[i].first];
                     if (density) in[t] = scalars[pairs[i].second];
                 }
-                ff::mul_batch(std::span<ff::fr>(canon).first(len), from, std::span<const ff::fr>(r_inverse()).first(len));
+                ff::scale_batch(std::span<ff::fr>(canon).first(len), from, r_inverse);
                 for (size_t t = 0; t < len; ++t) ks[i0 + t] = p.recode_signed(glv_split_signed(canon[t].mont));
             }
         });

@@ -70,12 +70,9 @@ void evaluation_domain::fill_powers(fr* tw, bool ifma_form) const {
     parallel::in_arena(threads_, [&] {
         parallel::for_chunks(half, parallel::default_grain, [&](size_t lo, size_t hi) {
             fr x = w.pow(static_cast<uint64_t>(lo));
-            std::array<fr, row> start;
             for (size_t j0 = lo; j0 < hi; j0 += row) {
                 const size_t m = std::min(row, hi - j0);
-                std::fill_n(start.begin(), m, x);
-                ff::mul_batch(std::span<fr>(tw + j0, m), std::span<const fr>(base).first(m),
-                              std::span<const fr>(start.data(), m));
+                ff::scale_batch(std::span<fr>(tw + j0, m), std::span<const fr>(base).first(m), x);
                 x *= w_row;
             }
             if (ifma_form) ff::twiddle_form(ff::batch_path::ifma, std::span<fr>(tw + lo, hi - lo));
@@ -118,9 +115,7 @@ bit_reversed_powers::bit_reversed_powers(const fr& base, size_t bits, ff::batch_
 }
 
 void bit_reversed_powers::fill(size_t u, const fr& factor, fr* out) const {
-    std::array<fr, run> f;
-    f.fill(factor * base_.pow(reverse_bits(u, hi_bits_)));
-    ff::mul_batch(path_, std::span<fr>(out, run), std::span<const fr>(table_), std::span<const fr>(f));
+    ff::scale_batch(path_, std::span<fr>(out, run), table_, factor * base_.pow(reverse_bits(u, hi_bits_)));
 }
 
 // omega^rev(i) computed in place of the natural table's entries (bit_reversed_powers: a run of 512

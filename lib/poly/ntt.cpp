@@ -375,19 +375,17 @@ struct power_table {
 
 // Per-thread buffers of scale_block elements.
 struct scale_buffers {
-    std::vector<fr> up, down, first, lo, hi;
-    scale_buffers() : up(scale_block), down(scale_block), first(scale_block), lo(scale_block), hi(scale_block) {}
+    std::vector<fr> up, down, lo, hi;
+    scale_buffers() : up(scale_block), down(scale_block), lo(scale_block), hi(scale_block) {}
     static scale_buffers& local() {
         thread_local scale_buffers b;
         return b;
     }
 };
 
-// out[j] = first * t[j] for j < m.
-void powers_from(std::span<fr> out, const std::vector<fr>& t, const fr& first, scale_buffers& b) {
-    const size_t m = out.size();
-    std::fill_n(b.first.begin(), m, first);
-    ff::mul_batch(ff::batch_path::ifma, out, std::span<const fr>(t).first(m), std::span<const fr>(b.first).first(m));
+// out[j] = first * t[j] for j < out.size().
+void powers_from(std::span<fr> out, const std::vector<fr>& t, const fr& first) {
+    ff::scale_batch(ff::batch_path::ifma, out, std::span<const fr>(t).first(out.size()), first);
 }
 
 // finish_inverse for k in [lo, hi), 1 <= lo < hi <= n/2, on the IFMA batch products.
@@ -405,8 +403,8 @@ void finish_pairs_ifma(fr* x, size_t n, size_t lo, size_t hi, const fr& scale, c
         const size_t m = std::min(scale_block, hi - k0);
         std::span<const fr> up(b.up.data(), m), down(b.up.data(), m);
         if constexpr (WithPowers) {
-            powers_from(std::span<fr>(b.up).first(m), t->up, up0, b);
-            powers_from(std::span<fr>(b.down).first(m), t->down, down0, b);
+            powers_from(std::span<fr>(b.up).first(m), t->up, up0);
+            powers_from(std::span<fr>(b.down).first(m), t->down, down0);
             down = std::span<const fr>(b.down.data(), m);
             up0 *= t->up_step;
             down0 *= t->down_step;
@@ -479,7 +477,7 @@ void distribute_powers_core(std::span<fr> a, const fr& first, const fr& ratio, b
             scale_buffers& b = scale_buffers::local();
             for (size_t j0 = lo; j0 < hi; j0 += scale_block) {
                 const size_t m = std::min(scale_block, hi - j0);
-                powers_from(std::span<fr>(b.up).first(m), table->up, p, b);
+                powers_from(std::span<fr>(b.up).first(m), table->up, p);
                 ff::mul_batch(ff::batch_path::ifma, std::span<fr>(x + j0, m), std::span<const fr>(x + j0, m),
                               std::span<const fr>(b.up).first(m));
                 p *= table->up_step;
