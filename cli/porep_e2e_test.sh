@@ -23,9 +23,6 @@ json.dump(outer, open(dst, "w"), separators=(",", ":"))
 PY
 }
 
-expect 0 "circuit-info 32GiB" "$BIN" circuit-info --sector 32GiB &&
-  has "$T/out" "circuit-info 32GiB" "constraints: 130278869" && has "$T/out" "circuit-info 32GiB" "public inputs: 327"
-
 expect 0 "gen" "$BIN" gen --sector 2KiB --seed 7 -o "$T/c1.json" && has "$T/out" "gen" "StackedDrg2KiBV1_1"
 expect 2 "prove before setup" "$BIN" prove --c1 "$T/c1.json" -o "$T/early.bin" && has "$T/err" "prove before setup" "c2lab setup --c1"
 expect 0 "setup" "$BIN" setup --c1 "$T/c1.json" && has "$T/out" "setup" "constraints: 2687961" &&

@@ -1,6 +1,7 @@
 # Shared by the CLI test scripts (sourced): a temporary directory $T removed on exit, a
 # failure counter, and
 #   expect CODE NAME CMD...   runs CMD (stdout in $T/out, stderr in $T/err), checks the exit code
+#                             and prints "ok: NAME (seconds)", so a slow step of a script shows
 #   has FILE NAME PATTERN     FILE contains the fixed string PATTERN
 #   finish NAME               exits 1 if any check failed
 T=$(mktemp -d)
@@ -13,15 +14,18 @@ fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 expect() {
   local want=$1 name=$2
   shift 2
+  local started=$EPOCHREALTIME
   "$@" >"$T/out" 2>"$T/err"
   local rc=$?
+  local took
+  took=$(awk -v a="$started" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
   if [ "$rc" -ne "$want" ]; then
     fail "$name: exit $rc, expected $want"
     sed 's/^/    stdout: /' "$T/out" >&2
     tail -n 40 "$T/err" | sed 's/^/    stderr: /' >&2
     return 1
   fi
-  echo "ok: $name"
+  echo "ok: $name ($took s)"
 }
 has() {
   grep -qF -- "$3" "$1" || { fail "$2: '$3' not in $(basename "$1"): $(head -c 400 "$1")"; return 1; }

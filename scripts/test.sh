@@ -3,15 +3,18 @@
 # instruction-count gate. Each step's wall time is printed at the end (also when a step fails).
 #   scripts/test.sh            every step: release asan fuzz icount
 #   scripts/test.sh release    the optimised build (gcc -O3, benchmarks and the CUDA backend where
-#                              nvcc is found): every test, the e2e ones included (PoRep C2 gen ->
-#                              setup -> prove -> verify on 2 KiB, faults), then the suites
-#                              labelled `arith` once more with C2LAB_PORTABLE=1, so the portable
-#                              field arithmetic carries them too
+#                              nvcc is found) with the tests an optimised build adds something to
+#                              (C2LAB_TEST_SET=optimised, CMakeLists.txt): the suites labelled
+#                              `arith` and `whole_circuit` and the e2e ones (PoRep C2 gen -> setup
+#                              -> prove -> verify on 2 KiB, the 32 GiB circuit's shape, faults),
+#                              then the `arith` suites once more with C2LAB_PORTABLE=1, so the
+#                              portable field arithmetic carries them too. Every other test runs
+#                              in the asan step; C2LAB_TEST_SET=all builds and runs them here too
 #   scripts/test.sh asan       one clang build with AddressSanitizer + UndefinedBehaviorSanitizer and
-#                              libFuzzer's instrumentation: every test but the e2e ones and five
+#                              libFuzzer's instrumentation: every test but the e2e ones and seven
 #                              heavy whole-circuit cases (asan_left_out below)
 #   scripts/test.sh fuzz       every parser's libFuzzer target from build/asan for
-#                              C2LAB_FUZZ_SECONDS each (15 by default), two at a time (scripts/fuzz.sh)
+#                              C2LAB_FUZZ_SECONDS each (10 by default), two at a time (scripts/fuzz.sh)
 #   scripts/test.sh icount     instruction counts under valgrind (scripts/icount.sh --gate) against the
 #                              toolchain's baseline, results/baselines/toolchain-*/icount.json (any
 #                              CPU); C2LAB_SKIP_ICOUNT=1 leaves it out
@@ -61,10 +64,13 @@ print_times() {
 trap print_times EXIT
 
 # Cases that synthesize the whole 2 KiB PoRep circuit again and again (30-130 s each under ASan,
-# 300 CPU-seconds together on the 2-core AMD EPYC): the sanitizer run leaves them to the optimised
-# one. It keeps stacked_circuit.generated_2kib_is_satisfied_with_the_derived_inputs, the same
-# synthesis code on one input, and every smaller circuit, gadget and pre-compiled-circuit test.
-asan_left_out='^(stacked_circuit\.tampered_witness_is_unsatisfied|stacked_circuit\.named_constraints_one_challenge|label\.gadget_matches_native_on_random_inputs|pce_cache\.builds_reloads_and_rebuilds_a_corrupt_file|pce\.porep_2kib_matches_the_proving_assignment|porep_shape\.pass_matches_the_proving_assignment_2kib|with_cache\.shape_memo_round_trip_refusals_and_use)$'
+# 300 CPU-seconds together on the 2-core AMD EPYC of family 25; the two parallel-synthesis ones
+# 135 and 100 s on one of family 23): the sanitizer run leaves them to the optimised one (their
+# suites are labelled whole_circuit). It keeps
+# stacked_circuit.generated_2kib_is_satisfied_with_the_derived_inputs, the same synthesis code on
+# one input, pce.random_circuits_match_serial_and_parallel, the parallel parts on small circuits,
+# and every smaller circuit, gadget and pre-compiled-circuit test.
+asan_left_out='^(stacked_circuit\.tampered_witness_is_unsatisfied|stacked_circuit\.named_constraints_one_challenge|stacked_circuit\.parallel_challenges_give_the_serial_assignment|label\.gadget_matches_native_on_random_inputs|pce_cache\.builds_reloads_and_rebuilds_a_corrupt_file|pce_cache\.pce_and_direct_jobs_give_the_prover_the_same_witness|pce\.porep_2kib_matches_the_proving_assignment|porep_shape\.pass_matches_the_proving_assignment_2kib|with_cache\.shape_memo_round_trip_refusals_and_use)$'
 
 run_ctest() {  # run_ctest BUILD [ctest options...]
   local build="$1"
@@ -82,7 +88,7 @@ for s in "${steps[@]}"; do
   case "$s" in
     release)
       begin "release: build"
-      scripts/build.sh release
+      C2LAB_TEST_SET="${C2LAB_TEST_SET:-optimised}" scripts/build.sh release
       end
       begin "release: ctest (e2e included)"
       run_ctest build/release
@@ -101,9 +107,9 @@ for s in "${steps[@]}"; do
       end
       ;;
     fuzz)
-      fuzz_args=(--seconds "${C2LAB_FUZZ_SECONDS:-15}")
+      fuzz_args=(--seconds "${C2LAB_FUZZ_SECONDS:-10}")
       if ((asan_built)); then fuzz_args+=(--no-build); fi
-      begin "fuzz: every parser's target, ${C2LAB_FUZZ_SECONDS:-15} s each"
+      begin "fuzz: every parser's target, ${C2LAB_FUZZ_SECONDS:-10} s each"
       scripts/fuzz.sh "${fuzz_args[@]}"
       end
       ;;
