@@ -11,7 +11,7 @@
 #                              portable field arithmetic carries them too. Every other test runs
 #                              in the asan step; C2LAB_TEST_SET=all builds and runs them here too
 #   scripts/test.sh asan       one clang build with AddressSanitizer + UndefinedBehaviorSanitizer and
-#                              libFuzzer's instrumentation: every test but the e2e ones and seven
+#                              libFuzzer's instrumentation: every test but the e2e ones and nine
 #                              heavy whole-circuit cases (asan_left_out below)
 #   scripts/test.sh fuzz       every parser's libFuzzer target from build/asan for
 #                              C2LAB_FUZZ_SECONDS each (10 by default), two at a time (scripts/fuzz.sh)
