@@ -77,7 +77,11 @@ json.dump({"context": {"cpu_model": "Big CPU", "num_cpus": 2, "build_type": "Rel
 PY
 "$BIN" history record --db "$(url shared)" --from "$T/big.json" >/dev/null 2>&1 &
 big=$!
-for _ in $(seq 1 200); do  # until its transaction is inserting samples (or it ended)
+# Until its transaction is inserting samples (or it ended), for up to 5 minutes: reading the 30,000
+# rows first takes a while in the sanitizer build on a slow machine (over 25 s on a 2-core AMD EPYC
+# of family 23 while another build ran, longer than the 200 polls this loop made before).
+deadline=$((SECONDS + 300))
+while ((SECONDS < deadline)); do
   n=$(psql -d shared -c "SELECT COUNT(*) FROM pg_stat_activity WHERE query LIKE 'INSERT INTO samples%'")
   [ "${n:-0}" -gt 0 ] && sleep 0.2 && break
   kill -0 $big 2>/dev/null || break

@@ -2,8 +2,7 @@
 # Configure and build one configuration into build/<name>.
 #   scripts/build.sh [release|asan|debug] [extra cmake -D options...]
 #   release: -O3, everything: library, CLI, tests, benchmarks, the CUDA backend where nvcc is found
-#   asan:    clang, AddressSanitizer + UndefinedBehaviorSanitizer, -O1 (-O0 for the judge, the CLI and
-#            the GPU backend's host code, whose tests are not compute-bound), with libFuzzer's coverage
+#   asan:    clang, AddressSanitizer + UndefinedBehaviorSanitizer, -O1, with libFuzzer's coverage
 #            instrumentation: the test suite and every parser's fuzz target from one build
 #            (scripts/fuzz.sh runs the targets of build/asan); no benchmarks, no CUDA
 #   debug:   -O0 -g

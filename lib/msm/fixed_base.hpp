@@ -34,8 +34,9 @@ public:
 
     ec::jacobian<C> mul(const ff::fr& k) const noexcept;
 
-    // out[i] = [scalars[i]] B in affine: products in parallel (blocks of 1024), each block
-    // converted to affine with one inversion. Throws bad_input when the sizes differ.
+    // out[i] = [scalars[i]] B in affine: blocks of 1024 in parallel, each block window by window
+    // with its additions batched in affine coordinates (one inversion per window and block,
+    // ff::affine_add_batch; AVX-512 IFMA where present). Throws bad_input when the sizes differ.
     void mul_batch(std::span<const ff::fr> scalars, std::span<ec::affine<C>> out, unsigned threads = 0) const;
     std::vector<ec::affine<C>> mul_batch(std::span<const ff::fr> scalars, unsigned threads = 0) const;
 

@@ -355,6 +355,13 @@ TYPED_TEST(msm_suite, fixed_base_against_scalar_multiplication) {
     // The identity as base.
     fixed_base_table<C> zero(ec::jacobian<C>::identity(), 4);
     EXPECT_TRUE(zero.mul(ks[0]).is_identity());
+    for (const auto& p : zero.mul_batch(ks)) EXPECT_TRUE(p.is_identity());
+    // The same scalar many times in one block, and k next to -k: equal accumulators side by side.
+    std::vector<fr> twins;
+    for (int i = 0; i < 8; ++i) twins.push_back(ks[1]), twins.push_back(-ks[1]), twins.push_back(fr::zero());
+    fixed_base_table<C> t5(base, 5);
+    auto tw = t5.mul_batch(twins, 1);
+    for (size_t i = 0; i < twins.size(); ++i) ASSERT_EQ(tw[i], (base * twins[i]).to_affine()) << i;
     EXPECT_THROW(fixed_base_table<C>(base, 0), error);
     EXPECT_THROW(fixed_base_table<C>(base, 17), error);
 }
