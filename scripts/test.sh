@@ -5,8 +5,9 @@
 #   scripts/test.sh release    the optimised build (gcc -O3, benchmarks and the CUDA backend where
 #                              nvcc is found) with the tests an optimised build adds something to
 #                              (C2LAB_TEST_SET=optimised, CMakeLists.txt): the suites labelled
-#                              `arith` and `whole_circuit` and the e2e ones (PoRep C2 gen -> setup
-#                              -> prove -> verify on 2 KiB, the 32 GiB circuit's shape, faults),
+#                              `arith`, `whole_circuit` and `gpu` (the CUDA device's; they skip
+#                              without one) and the e2e ones (PoRep C2 gen -> setup -> prove ->
+#                              verify on 2 KiB, the 32 GiB circuit's shape, faults),
 #                              then the `arith` suites once more with C2LAB_PORTABLE=1, so the
 #                              portable field arithmetic carries them too. Every other test runs
 #                              in the asan step; C2LAB_TEST_SET=all builds and runs them here too
