@@ -77,7 +77,7 @@ void msm_bench(benchmark::State& state, window_policy window, bool glv = true) {
     msm_config config{window, threads};
     config.glv = glv;
     for (auto _ : state) {
-        auto r = density_pct < 100 ? msm_density<C>(pts, density, ks, config) : msm<C>(pts, ks, config);
+        auto r = density_pct < 100 ? msm_density<C>(pts, density, ks, config) : msm::msm<C>(pts, ks, config);
         benchmark::DoNotOptimize(r);
     }
     state.counters["points/s"] = benchmark::Counter(double(terms) * double(state.iterations()), benchmark::Counter::kIsRate);

@@ -51,12 +51,6 @@ expect 0 "prove --json" "$BIN" prove --c1 "$T/c1.json" -o "$T/proof.bin" --json 
 [ "$(stat -c %s "$T/proof.bin" 2>/dev/null)" = 192 ] || fail "proof.bin is not 192 bytes"
 expect 0 "verify" "$BIN" verify --c1 "$T/c1.json" --proof "$T/proof.bin" &&
   { [ "$(cat "$T/out")" = valid ] || fail "verify: printed '$(cat "$T/out")'"; }
-# The challenges synthesized in parallel parts (synth=direct), with the smallvec4 indexer: a proof
-# that verifies.
-expect 0 "prove synth_challenges=parallel" "$BIN" prove --c1 "$T/c1.json" -o "$T/proof_par.bin" --flag synth=direct \
-  --flag synth_challenges=parallel --flag lc_indexer=smallvec4 && has "$T/out" "parallel" "synthesized in parallel" &&
-  { ! grep -q "load_pce" "$T/out" || fail "synth=direct loaded the pre-compiled circuit: $(cat "$T/out")"; }
-expect 0 "verify synth_challenges=parallel" "$BIN" verify --c1 "$T/c1.json" --proof "$T/proof_par.bin"
 # Without the pre-compiled file synth=auto synthesizes directly and says so. Under a budget that
 # holds the serial synthesis (1.83 GiB) but not the parallel parts (2.15 GiB): parallel is refused
 # with the way out, auto (the default) falls back to serial.
@@ -115,6 +109,8 @@ expect 2 "short proof" "$BIN" verify --c1 "$T/c1.json" --proof "$T/short.bin" &&
 
 # Batch: both sectors as a pipeline with two jobs in flight; every proof verifies, the
 # timeline is well formed, and a batch that does not fit the memory budget is refused first.
+# Its flags are the other side of every default: among them direct synthesis with each
+# partition's challenges in parallel parts and the smallvec2 indexer.
 expect 2 "batch over budget" "$BIN" prove --c1 "$T/c1.json" --c1 "$T/c1_8.json" --jobs 2 -o "$T/batch0" \
   --memory-budget 0.5 && has "$T/err" "batch over budget" "fewer jobs in flight"
 [ -e "$T/batch0" ] && fail "a refused batch created $T/batch0"
@@ -122,8 +118,9 @@ expect 2 "batch into a file" "$BIN" prove --c1 "$T/c1.json" --c1 "$T/c1_8.json" 
   has "$T/err" "batch into a file" "directory"
 expect 0 "batch --jobs 2, every other flag" "$BIN" prove --c1 "$T/c1.json" --c1 "$T/c1_8.json" --jobs 2 -o "$T/batch" \
   --timeline "$T/batch/timeline.json" --flag c1_json=nlohmann --flag lc_indexer=smallvec2 --flag b_g2_msm=parallel \
-  --flag msm_split=off --flag synth=pce --flag presize=off && has "$T/out" "batch report" "proofs per minute" &&
-  has "$T/out" "batch report" "synthesize"
+  --flag msm_split=off --flag synth=direct --flag synth_challenges=parallel --flag presize=off &&
+  has "$T/out" "batch report" "proofs per minute" && has "$T/out" "batch report" "synthesize" &&
+  has "$T/out" "batch report" "challenges synthesized in parallel"
 expect 0 "verify batch proof 1" "$BIN" verify --c1 "$T/c1.json" --proof "$T/batch/c1.proof"
 expect 0 "verify batch proof 2" "$BIN" verify --c1 "$T/c1_8.json" --proof "$T/batch/c1_8.proof"
 expect 1 "batch proofs not swapped" "$BIN" verify --c1 "$T/c1.json" --proof "$T/batch/c1_8.proof"
@@ -136,6 +133,7 @@ for e in t["events"]:
 for job in (0, 1):
     stages = {e["stage"] for e in t["events"] if e["job"] == job}
     assert {"synthesize", "queue", "ntt", "msm_h", "assemble"} <= stages, (job, stages)
+    assert "load_pce" not in stages, ("synth=direct loaded the pre-compiled circuit", job, stages)
 PY
 grep -q "<svg" "$T/batch/timeline.svg" 2>/dev/null || fail "no timeline.svg beside timeline.json"
 

@@ -242,7 +242,8 @@ int print_batch(const prove_args& a, const pipeline::c2_job& job, const pipeline
     }
     char line[160];
     std::cout << "batch: " << br.jobs.size() << " proofs of " << job.circuit_name() << " (" << constraints
-              << " constraints each), " << a.jobs << " in flight\n";
+              << " constraints each), " << a.jobs << " in flight"
+              << (job.parallel_challenges() ? ", each partition's challenges synthesized in parallel" : "") << "\n";
     std::snprintf(line, sizeof line, "wall %.1f s, %.2f proofs per minute, peak memory %.2f GiB\n", br.wall_ms / 1000,
                   br.proofs_per_minute(), peak_rss_gib());
     std::cout << line;

@@ -23,8 +23,6 @@ namespace {
 
 using nlohmann::json;
 
-[[noreturn]] void bad(const std::string& message) { throw error(errc::bad_input, message); }
-
 constexpr allocator_info allocator_table[] = {
     {"glibc", "", ""},
     {"jemalloc", "libjemalloc.so.2", "libjemalloc2"},
@@ -68,7 +66,7 @@ const allocator_info& find_allocator(std::string_view name) {
         if (a.name == name) return a;
     std::vector<std::string> known;
     for (const auto& a : allocator_table) known.emplace_back(a.name);
-    bad("unknown allocator '" + std::string(name) + "' (known: " + join(known, ", ") + ")");
+    throw_bad_input("unknown allocator '" + std::string(name) + "' (known: " + join(known, ", ") + ")");
 }
 
 std::vector<std::string> default_library_dirs() {
@@ -95,7 +93,7 @@ std::string locate_allocator(std::string_view name, std::span<const std::string>
         const std::string path = d + "/" + std::string(a.library);
         if (::access(path.c_str(), R_OK) == 0) return path;
     }
-    bad("allocator '" + std::string(name) + "': " + std::string(a.library) + " not found in " +
+    throw_bad_input("allocator '" + std::string(name) + "': " + std::string(a.library) + " not found in " +
         join(std::vector<std::string>(dirs.begin(), dirs.end()), ", ") + " (install the Debian package " +
         std::string(a.package) + ": apt-get install " + std::string(a.package) + ", or run scripts/setup.sh)");
 }
@@ -104,15 +102,15 @@ std::string locate_allocator(std::string_view name, std::span<const std::string>
 factor parse_flag_factor(const std::string& spec, const flag_check& check) {
     const auto eq = spec.find('=');
     if (eq == std::string::npos || eq == 0)
-        bad("--flag '" + spec + "': expected name=value[,value...] (see `c2lab flags`)");
+        throw_bad_input("--flag '" + spec + "': expected name=value[,value...] (see `c2lab flags`)");
     factor f;
     f.name = spec.substr(0, eq);
     const std::string list = spec.substr(eq + 1);
-    if (list.empty()) bad("--flag " + f.name + ": empty list of values (expected name=value[,value...])");
+    if (list.empty()) throw_bad_input("--flag " + f.name + ": empty list of values (expected name=value[,value...])");
     for (const std::string& v : split(list, ',')) {
-        if (v.empty()) bad("--flag " + spec + ": an empty value in the list of '" + f.name + "'");
+        if (v.empty()) throw_bad_input("--flag " + spec + ": an empty value in the list of '" + f.name + "'");
         if (std::find(f.levels.begin(), f.levels.end(), v) != f.levels.end())
-            bad("--flag " + spec + ": value '" + v + "' of '" + f.name + "' given twice");
+            throw_bad_input("--flag " + spec + ": value '" + v + "' of '" + f.name + "' given twice");
         if (check) check(f.name + "=" + v);  // the registry's checks and messages
         f.levels.push_back(v);
     }
@@ -126,23 +124,23 @@ design make_design(std::span<const std::string> flag_specs, std::span<const std:
         factor f = parse_flag_factor(s, check);
         for (const auto& g : d.flags)
             if (g.name == f.name)
-                bad("--flag " + f.name + " given twice: list its values in one --flag, e.g. " + f.name + "=a,b");
+                throw_bad_input("--flag " + f.name + " given twice: list its values in one --flag, e.g. " + f.name + "=a,b");
         d.flags.push_back(std::move(f));
     }
     if (!allocator_names.empty()) {
         d.allocators.clear();
         for (const auto& a : allocator_names) {
-            if (a.empty()) bad("--allocator: an empty name in the list");
+            if (a.empty()) throw_bad_input("--allocator: an empty name in the list");
             find_allocator(a);
             if (std::find(d.allocators.begin(), d.allocators.end(), a) != d.allocators.end())
-                bad("--allocator: '" + a + "' given twice");
+                throw_bad_input("--allocator: '" + a + "' given twice");
             d.allocators.push_back(a);
         }
     }
     std::size_t n = d.allocators.size();
     for (const auto& f : d.flags) n *= f.levels.size();
     if (n < 2)
-        bad("nothing to compare: give at least one --flag with two or more values (e.g. lc_indexer=vec,smallvec4) "
+        throw_bad_input("nothing to compare: give at least one --flag with two or more values (e.g. lc_indexer=vec,smallvec4) "
             "or two or more --allocator values");
     return d;
 }
@@ -198,15 +196,15 @@ std::vector<std::vector<std::size_t>> shuffled_order(std::size_t variants, std::
 
 // ---------------------------------------------------------------------------------------
 void check_config(const config& c) {
-    if (c.filter.empty()) bad("--filter: empty (a Google Benchmark regex; '.' runs everything)");
-    if (c.rounds < 2) bad("--rounds: must be >= 2 (10 or more for a useful test)");
-    if (!(c.min_time > 0 && std::isfinite(c.min_time))) bad("--min-time: must be > 0 seconds");
-    if (!(c.alpha > 0 && c.alpha < 1)) bad("--alpha: must lie in (0, 1)");
-    if (!(c.margin >= 0 && c.margin < 1)) bad("--margin: must lie in [0, 1)");
+    if (c.filter.empty()) throw_bad_input("--filter: empty (a Google Benchmark regex; '.' runs everything)");
+    if (c.rounds < 2) throw_bad_input("--rounds: must be >= 2 (10 or more for a useful test)");
+    if (!(c.min_time > 0 && std::isfinite(c.min_time))) throw_bad_input("--min-time: must be > 0 seconds");
+    if (!(c.alpha > 0 && c.alpha < 1)) throw_bad_input("--alpha: must lie in (0, 1)");
+    if (!(c.margin >= 0 && c.margin < 1)) throw_bad_input("--margin: must lie in [0, 1)");
     if (c.metric != "real_time" && c.metric != "cpu_time")
-        bad("--metric '" + c.metric + "': expected real_time or cpu_time");
-    if (!(c.level > 0 && c.level < 1)) bad("interval level must lie in (0, 1)");
-    if (c.resamples == 0) bad("bootstrap resamples must be >= 1");
+        throw_bad_input("--metric '" + c.metric + "': expected real_time or cpu_time");
+    if (!(c.level > 0 && c.level < 1)) throw_bad_input("interval level must lie in (0, 1)");
+    if (c.resamples == 0) throw_bad_input("bootstrap resamples must be >= 1");
 }
 
 std::vector<std::string> benchmark_args(const variant& v, const config& c) {
@@ -228,7 +226,7 @@ std::vector<std::string> benchmark_args(const variant& v, const config& c) {
 
 collection collect(std::span<const variant> variants, const config& c, const runner& run, const progress& on_run) {
     check_config(c);
-    if (variants.empty()) bad("no variants to run");
+    if (variants.empty()) throw_bad_input("no variants to run");
     collection out;
     out.order = shuffled_order(variants.size(), c.warmup + c.rounds, c.seed);
     for (std::size_t r = 0; r < out.order.size(); ++r) {
@@ -251,19 +249,19 @@ collection collect(std::span<const variant> variants, const config& c, const run
 
             // Errors reported by a benchmark (SkipWithError) are failures of the run.
             if (text.find_first_not_of(" \t\r\n") == std::string::npos)
-                bad(who + ": the benchmark printed nothing; does the filter '" + c.filter +
+                throw_bad_input(who + ": the benchmark printed nothing; does the filter '" + c.filter +
                     "' match a benchmark of this variant?");
             json doc;
             try {
                 doc = json::parse(text);
             } catch (const json::parse_error& e) {
-                bad(who + ": the benchmark output is not JSON: " + e.what());
+                throw_bad_input(who + ": the benchmark output is not JSON: " + e.what());
             }
             if (doc.is_object()) {
                 if (auto rows = doc.find("benchmarks"); rows != doc.end() && rows->is_array())
                     for (const auto& row : *rows)
                         if (row.is_object() && row.value("error_occurred", false))
-                            bad(who + ": benchmark '" + row.value("name", std::string("?")) +
+                            throw_bad_input(who + ": benchmark '" + row.value("name", std::string("?")) +
                                 "' reported an error: " + row.value("error_message", std::string("(no message)")));
                 if (auto ctx = doc.find("context"); ctx != doc.end() && ctx->is_object()) {
                     if (out.context_json.empty()) out.context_json = ctx->dump();
@@ -278,7 +276,7 @@ collection collect(std::span<const variant> variants, const config& c, const run
                 auto take = [&](const char* m) {
                     auto it = b.metrics.find(m);
                     if (it == b.metrics.end() || it->second.empty())
-                        bad(who + ": benchmark '" + b.name + "' has no " + m);
+                        throw_bad_input(who + ": benchmark '" + b.name + "' has no " + m);
                     return it->second.front();
                 };
                 bv.real_time_ns = take("real_time");
@@ -300,7 +298,7 @@ collection collect(std::span<const variant> variants, const config& c, const run
                 for (auto& sv : stages) rec.benchmarks.push_back(std::move(sv));
             }
             if (rec.benchmarks.empty())
-                bad(who + ": the filter '" + c.filter + "' matched no benchmark of this variant");
+                throw_bad_input(who + ": the filter '" + c.filter + "' matched no benchmark of this variant");
 
             if (on_run) {
                 std::ostringstream line;
@@ -357,7 +355,7 @@ result analyse(std::span<const variant> variants, const collection& data, const 
     std::map<std::string, std::vector<std::vector<double>>> samples;
     for (const auto& run : data.runs) {
         if (run.warmup) continue;
-        if (run.variant >= nv) bad("run of an unknown variant " + std::to_string(run.variant));
+        if (run.variant >= nv) throw_bad_input("run of an unknown variant " + std::to_string(run.variant));
         for (const auto& b : run.benchmarks) {
             auto [it, fresh] = samples.try_emplace(b.normalized, std::vector<std::vector<double>>(nv));
             if (fresh) names.push_back(b.normalized);

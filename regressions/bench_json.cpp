@@ -17,8 +17,6 @@ namespace {
 
 using nlohmann::json;
 
-[[noreturn]] void bad(const std::string& message) { throw error(errc::bad_input, message); }
-
 std::string context_string(const json& ctx, const char* key) {
     auto it = ctx.find(key);
     if (it == ctx.end() || it->is_null()) return {};
@@ -42,7 +40,7 @@ double to_nanoseconds(double value, std::string_view unit, const std::string& wh
     if (unit == "us") return value * 1e3;
     if (unit == "ms") return value * 1e6;
     if (unit == "s") return value * 1e9;
-    bad(where + ": unknown time_unit '" + std::string(unit) + "' (expected ns, us, ms or s)");
+    throw_bad_input(where + ": unknown time_unit '" + std::string(unit) + "' (expected ns, us, ms or s)");
 }
 
 std::vector<std::string> fingerprint_differences(const machine_fingerprint& b, const machine_fingerprint& c) {
@@ -154,14 +152,14 @@ bench_run parse_bench_json(std::string_view raw_text, const std::string& source)
         const std::string text = nonfinite_to_null(raw_text);
         doc = json::parse(text.begin(), text.end());
     } catch (const json::exception& e) {  // parse_error, or out_of_range for a number such as 1e400
-        bad(source + ": malformed JSON: " + e.what());
+        throw_bad_input(source + ": malformed JSON: " + e.what());
     }
-    if (!doc.is_object()) bad(source + ": the top level is not a JSON object");
+    if (!doc.is_object()) throw_bad_input(source + ": the top level is not a JSON object");
 
     bench_run run;
     run.source = source;
     if (auto ctx = doc.find("context"); ctx != doc.end()) {
-        if (!ctx->is_object()) bad(source + ": field 'context' is not an object");
+        if (!ctx->is_object()) throw_bad_input(source + ": field 'context' is not an object");
         for (auto kv = ctx->begin(); kv != ctx->end(); ++kv)
             run.context[kv.key()] = kv->is_string() ? kv->get<std::string>() : kv->dump();
         for (const char* key : {"cpu_model", "model name", "model_name", "cpu"}) {
@@ -169,7 +167,7 @@ bench_run parse_bench_json(std::string_view raw_text, const std::string& source)
             if (!run.machine.cpu_model.empty()) break;
         }
         if (auto n = ctx->find("num_cpus"); n != ctx->end() && !n->is_null()) {
-            if (!n->is_number_integer()) bad(source + ": field 'context.num_cpus' is not an integer");
+            if (!n->is_number_integer()) throw_bad_input(source + ": field 'context.num_cpus' is not an integer");
             run.machine.num_cpus = n->get<long long>();
         }
         run.machine.build_type = context_string(*ctx, "build_type");
@@ -178,31 +176,31 @@ bench_run parse_bench_json(std::string_view raw_text, const std::string& source)
     }
 
     auto rows = doc.find("benchmarks");
-    if (rows == doc.end()) bad(source + ": missing field 'benchmarks'");
-    if (!rows->is_array()) bad(source + ": field 'benchmarks' is not an array");
+    if (rows == doc.end()) throw_bad_input(source + ": missing field 'benchmarks'");
+    if (!rows->is_array()) throw_bad_input(source + ": field 'benchmarks' is not an array");
 
     std::map<std::string, std::size_t> index;
     for (std::size_t i = 0; i < rows->size(); ++i) {
         const json& row = (*rows)[i];
         const std::string where = source + ": benchmarks[" + std::to_string(i) + "]";
-        if (!row.is_object()) bad(where + " is not an object");
+        if (!row.is_object()) throw_bad_input(where + " is not an object");
         if (auto rt = row.find("run_type"); rt != row.end()) {
-            if (!rt->is_string()) bad(where + ": field 'run_type' is not a string");
+            if (!rt->is_string()) throw_bad_input(where + ": field 'run_type' is not a string");
             if (rt->get<std::string>() != "iteration") continue;  // aggregates
         }
         if (auto err = row.find("error_occurred"); err != row.end() && err->is_boolean() && err->get<bool>()) continue;
 
         auto name_it = row.find("run_name");
         if (name_it == row.end()) name_it = row.find("name");
-        if (name_it == row.end()) bad(where + ": missing field 'run_name' (and 'name')");
+        if (name_it == row.end()) throw_bad_input(where + ": missing field 'run_name' (and 'name')");
         if (!name_it->is_string() || name_it->get<std::string>().empty())
-            bad(where + ": field '" + name_it.key() + "' is not a non-empty string");
+            throw_bad_input(where + ": field '" + name_it.key() + "' is not a non-empty string");
         const std::string name = name_it->get<std::string>();
         const std::string here = where + " (" + name + ")";
 
         std::string unit = "ns";
         if (auto u = row.find("time_unit"); u != row.end()) {
-            if (!u->is_string()) bad(here + ": field 'time_unit' is not a string");
+            if (!u->is_string()) throw_bad_input(here + ": field 'time_unit' is not a string");
             unit = u->get<std::string>();
         }
 
@@ -213,16 +211,16 @@ bench_run parse_bench_json(std::string_view raw_text, const std::string& source)
 
         for (const char* key : {"real_time", "cpu_time"}) {
             auto t = row.find(key);
-            if (t == row.end()) bad(here + ": missing field '" + key + "'");
-            if (!t->is_number()) bad(here + ": field '" + key + "' is not a number");
+            if (t == row.end()) throw_bad_input(here + ": missing field '" + key + "'");
+            if (!t->is_number()) throw_bad_input(here + ": field '" + key + "' is not a number");
             const double v = t->get<double>();
-            if (!std::isfinite(v)) bad(here + ": field '" + key + "' is not finite");
+            if (!std::isfinite(v)) throw_bad_input(here + ": field '" + key + "' is not finite");
             b.metrics[key].push_back(to_nanoseconds(v, unit, here));
         }
         for (auto f = row.begin(); f != row.end(); ++f) {
             if (!f->is_number() || is_bookkeeping(f.key())) continue;
             const double v = f->get<double>();
-            if (!std::isfinite(v)) bad(here + ": counter '" + f.key() + "' is not finite");
+            if (!std::isfinite(v)) throw_bad_input(here + ": counter '" + f.key() + "' is not finite");
             b.metrics[f.key()].push_back(v);
         }
     }
@@ -240,7 +238,7 @@ bench_run read_bench_run(const std::string& path) {
     for (const auto& entry : fs::directory_iterator(path, ec))
         if (entry.is_regular_file() && entry.path().extension() == ".json") files.push_back(entry.path().string());
     if (ec) throw error(errc::io, path + ": cannot list the directory: " + ec.message());
-    if (files.empty()) bad(path + ": no *.json files in the directory");
+    if (files.empty()) throw_bad_input(path + ": no *.json files in the directory");
     std::sort(files.begin(), files.end());
 
     bench_run merged;
@@ -252,11 +250,11 @@ bench_run read_bench_run(const std::string& path) {
             merged.machine = one.machine;
             merged.context = one.context;
         } else if (auto diff = fingerprint_differences(merged.machine, one.machine); !diff.empty()) {
-            bad(files[k] + ": machine fingerprint differs from " + files[0] + " (" + diff.front() + ")");
+            throw_bad_input(files[k] + ": machine fingerprint differs from " + files[0] + " (" + diff.front() + ")");
         }
         for (auto& b : one.benchmarks) {
             auto [it, fresh] = origin.emplace(b.name, files[k]);
-            if (!fresh) bad(files[k] + ": benchmark '" + b.name + "' also appears in " + it->second);
+            if (!fresh) throw_bad_input(files[k] + ": benchmark '" + b.name + "' also appears in " + it->second);
             merged.benchmarks.push_back(std::move(b));
         }
     }

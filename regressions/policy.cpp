@@ -14,44 +14,42 @@ namespace {
 
 using nlohmann::json;
 
-[[noreturn]] void bad(const std::string& message) { throw error(errc::bad_input, message); }
-
 constexpr std::size_t max_regex_chars = 1024;
 
 struct reader {
     const std::string& source;
 
     void known_keys(const json& obj, const std::string& where, const std::set<std::string>& keys) const {
-        if (!obj.is_object()) bad(source + ": '" + where + "' is not an object");
+        if (!obj.is_object()) throw_bad_input(source + ": '" + where + "' is not an object");
         for (auto it = obj.begin(); it != obj.end(); ++it)
             if (!keys.count(it.key()))
-                bad(source + ": unknown key '" + (where.empty() ? "" : where + ".") + it.key() + "'");
+                throw_bad_input(source + ": unknown key '" + (where.empty() ? "" : where + ".") + it.key() + "'");
     }
     std::string string(const json& v, const std::string& key) const {
-        if (!v.is_string() || v.get<std::string>().empty()) bad(source + ": '" + key + "' must be a non-empty string");
+        if (!v.is_string() || v.get<std::string>().empty()) throw_bad_input(source + ": '" + key + "' must be a non-empty string");
         return v.get<std::string>();
     }
     double probability(const json& v, const std::string& key, bool zero_ok) const {
-        if (!v.is_number()) bad(source + ": '" + key + "' must be a number");
+        if (!v.is_number()) throw_bad_input(source + ": '" + key + "' must be a number");
         const double x = v.get<double>();
         if (!std::isfinite(x) || x >= 1 || x < 0 || (!zero_ok && x == 0))
-            bad(source + ": '" + key + "' must be in " + (zero_ok ? "[0, 1)" : "(0, 1)"));
+            throw_bad_input(source + ": '" + key + "' must be in " + (zero_ok ? "[0, 1)" : "(0, 1)"));
         return x;
     }
     std::size_t repetitions(const json& v, const std::string& key) const {
         if (!v.is_number_integer() || v.get<long long>() < 2)
-            bad(source + ": '" + key + "' must be an integer >= 2");
+            throw_bad_input(source + ": '" + key + "' must be an integer >= 2");
         return static_cast<std::size_t>(v.get<long long>());
     }
     bool boolean(const json& v, const std::string& key) const {
-        if (!v.is_boolean()) bad(source + ": '" + key + "' must be true or false");
+        if (!v.is_boolean()) throw_bad_input(source + ": '" + key + "' must be true or false");
         return v.get<bool>();
     }
     direction dir(const json& v, const std::string& key) const {
         const std::string s = string(v, key);
         if (s == "lower_is_better") return direction::lower_is_better;
         if (s == "higher_is_better") return direction::higher_is_better;
-        bad(source + ": '" + key + "' must be \"lower_is_better\" or \"higher_is_better\", not \"" + s + "\"");
+        throw_bad_input(source + ": '" + key + "' must be \"lower_is_better\" or \"higher_is_better\", not \"" + s + "\"");
     }
     std::regex regex(const json& v, const std::string& key) const {
         const std::string s = string(v, key);
@@ -59,12 +57,12 @@ struct reader {
         // 30,000 characters overflowed the 8 MiB main stack in the ASan build (10,000 did not).
         // Benchmark names are short; a longer pattern is refused, not a crash.
         if (s.size() > max_regex_chars)
-            bad(source + ": '" + key + "' is a regex of " + std::to_string(s.size()) + " characters; at most " +
+            throw_bad_input(source + ": '" + key + "' is a regex of " + std::to_string(s.size()) + " characters; at most " +
                 std::to_string(max_regex_chars) + " are accepted");
         try {
             return std::regex(s, std::regex::ECMAScript);
         } catch (const std::regex_error& e) {
-            bad(source + ": '" + key + "' is not a valid regex (\"" + s + "\"): " + e.what());
+            throw_bad_input(source + ": '" + key + "' is not a valid regex (\"" + s + "\"): " + e.what());
         }
     }
 };
@@ -111,10 +109,10 @@ policy parse_policy(std::string_view text, const std::string& source) {
     try {
         doc = json::parse(text.begin(), text.end());
     } catch (const json::exception& e) {  // parse_error, or out_of_range for a number such as 1e400
-        bad(source + ": malformed JSON: " + e.what());
+        throw_bad_input(source + ": malformed JSON: " + e.what());
     }
     const reader rd{source};
-    if (!doc.is_object()) bad(source + ": the policy is not a JSON object");
+    if (!doc.is_object()) throw_bad_input(source + ": the policy is not a JSON object");
     rd.known_keys(doc, "", {"defaults", "overrides", "ignore", "description"});
 
     policy p;
@@ -134,20 +132,20 @@ policy parse_policy(std::string_view text, const std::string& source) {
             if (s == "holm") p.adjust = adjustment::holm;
             else if (s == "bh") p.adjust = adjustment::benjamini_hochberg;
             else if (s == "none") p.adjust = adjustment::none;
-            else bad(source + ": 'defaults.adjustment' must be \"holm\", \"bh\" or \"none\", not \"" + s + "\"");
+            else throw_bad_input(source + ": 'defaults.adjustment' must be \"holm\", \"bh\" or \"none\", not \"" + s + "\"");
         }
     }
     if (auto o = doc.find("overrides"); o != doc.end()) {
-        if (!o->is_array()) bad(source + ": 'overrides' must be an array");
+        if (!o->is_array()) throw_bad_input(source + ": 'overrides' must be an array");
         for (std::size_t i = 0; i < o->size(); ++i) {
             const json& e = (*o)[i];
             const std::string at = "overrides[" + std::to_string(i) + "]";
             if (e.is_object() && e.contains("adjustment"))
-                bad(source + ": '" + at + ".adjustment': the adjustment is run-wide, set it in 'defaults' only");
+                throw_bad_input(source + ": '" + at + ".adjustment': the adjustment is run-wide, set it in 'defaults' only");
             rd.known_keys(e, at, {"match", "metric", "direction", "alpha", "margin", "min_repetitions", "deterministic"});
             rule_override r;
             auto m = e.find("match");
-            if (m == e.end()) bad(source + ": '" + at + ".match' is missing");
+            if (m == e.end()) throw_bad_input(source + ": '" + at + ".match' is missing");
             r.match = rd.string(*m, at + ".match");
             r.re = rd.regex(*m, at + ".match");
             if (auto v = e.find("metric"); v != e.end()) r.metric = rd.string(*v, at + ".metric"), r.has_metric = true;
@@ -162,7 +160,7 @@ policy parse_policy(std::string_view text, const std::string& source) {
         }
     }
     if (auto ig = doc.find("ignore"); ig != doc.end()) {
-        if (!ig->is_array()) bad(source + ": 'ignore' must be an array of regexes");
+        if (!ig->is_array()) throw_bad_input(source + ": 'ignore' must be an array of regexes");
         for (std::size_t i = 0; i < ig->size(); ++i) {
             const std::string at = "ignore[" + std::to_string(i) + "]";
             p.ignore.push_back(rd.regex((*ig)[i], at));
@@ -170,7 +168,7 @@ policy parse_policy(std::string_view text, const std::string& source) {
         }
     }
     if (auto d = doc.find("description"); d != doc.end() && !d->is_string())
-        bad(source + ": 'description' must be a string");
+        throw_bad_input(source + ": 'description' must be a string");
     return p;
 }
 

@@ -34,4 +34,7 @@ private:
     errc kind_;
 };
 
+// The refusal of a malformed user file or argument: throws error(errc::bad_input, message).
+[[noreturn]] inline void throw_bad_input(const std::string& message) { throw error(errc::bad_input, message); }
+
 }  // namespace c2lab

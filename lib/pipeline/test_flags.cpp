@@ -12,7 +12,7 @@ using tv = test_flag_values;
 constexpr std::pair<std::string_view, unsigned> slowdowns[] = {{"off", 0}, {"aa", 0}, {"1pct", 1},
                                                                {"2pct", 2},  {"5pct", 5}, {"10pct", 10}};
 
-constexpr flag_def<tv> registry[] = {
+constexpr flag_def<tv> test_registry[] = {
     {"inject_stage_slowdown", "off|ntt|msm_h|msm_l", "off", "test",
      "bench_prove: that prover stage takes as long again as its work took, a known slowdown for the gate's "
      "stage tracing",
@@ -30,7 +30,7 @@ constexpr flag_def<tv> registry[] = {
 
 }  // namespace
 
-std::span<const flag_def<test_flag_values>> test_flag_registry() noexcept { return registry; }
+std::span<const flag_def<test_flag_values>> test_flag_registry() noexcept { return test_registry; }
 
 unsigned test_flag_values::inject_slowdown_pct() const noexcept {
     for (const auto& [name, pct] : slowdowns)
