@@ -94,9 +94,15 @@ if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q 
 
 # The icount step counts instructions under valgrind on one core; with the asan step after the
 # release one it runs beside the sanitizer build (its counts do not depend on the load).
-if [[ " ${steps[*]} " == *" release "*" asan "* && " ${steps[*]} " == *" icount "* && "${C2LAB_SKIP_ICOUNT:-0}" != 1 ]]; then
-  icount_beside=1
-fi
+release_then_asan=0 seen_release=0 has_icount=0
+for s in "${steps[@]}"; do
+  case "$s" in
+    release) seen_release=1 ;;
+    asan) if ((seen_release)); then release_then_asan=1; fi ;;
+    icount) if ((release_then_asan)); then has_icount=1; fi ;;  # only an icount step after both
+  esac
+done
+if ((release_then_asan && has_icount)) && [ "${C2LAB_SKIP_ICOUNT:-0}" != 1 ]; then icount_beside=1; fi
 
 asan_built=0
 for s in "${steps[@]}"; do
