@@ -124,7 +124,8 @@ design make_design(std::span<const std::string> flag_specs, std::span<const std:
         factor f = parse_flag_factor(s, check);
         for (const auto& g : d.flags)
             if (g.name == f.name)
-                throw_bad_input("--flag " + f.name + " given twice: list its values in one --flag, e.g. " + f.name + "=a,b");
+                throw_bad_input("--flag " + f.name + " given twice: list its values in one --flag, e.g. " + f.name +
+                                "=a,b");
         d.flags.push_back(std::move(f));
     }
     if (!allocator_names.empty()) {
@@ -140,7 +141,8 @@ design make_design(std::span<const std::string> flag_specs, std::span<const std:
     std::size_t n = d.allocators.size();
     for (const auto& f : d.flags) n *= f.levels.size();
     if (n < 2)
-        throw_bad_input("nothing to compare: give at least one --flag with two or more values (e.g. lc_indexer=vec,smallvec4) "
+        throw_bad_input(
+            "nothing to compare: give at least one --flag with two or more values (e.g. lc_indexer=vec,smallvec4) "
             "or two or more --allocator values");
     return d;
 }

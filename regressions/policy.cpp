@@ -26,7 +26,8 @@ struct reader {
                 throw_bad_input(source + ": unknown key '" + (where.empty() ? "" : where + ".") + it.key() + "'");
     }
     std::string string(const json& v, const std::string& key) const {
-        if (!v.is_string() || v.get<std::string>().empty()) throw_bad_input(source + ": '" + key + "' must be a non-empty string");
+        if (!v.is_string() || v.get<std::string>().empty())
+            throw_bad_input(source + ": '" + key + "' must be a non-empty string");
         return v.get<std::string>();
     }
     double probability(const json& v, const std::string& key, bool zero_ok) const {
@@ -49,7 +50,8 @@ struct reader {
         const std::string s = string(v, key);
         if (s == "lower_is_better") return direction::lower_is_better;
         if (s == "higher_is_better") return direction::higher_is_better;
-        throw_bad_input(source + ": '" + key + "' must be \"lower_is_better\" or \"higher_is_better\", not \"" + s + "\"");
+        throw_bad_input(source + ": '" + key + "' must be \"lower_is_better\" or \"higher_is_better\", not \"" + s +
+                        "\"");
     }
     std::regex regex(const json& v, const std::string& key) const {
         const std::string s = string(v, key);
@@ -57,8 +59,8 @@ struct reader {
         // 30,000 characters overflowed the 8 MiB main stack in the ASan build (10,000 did not).
         // Benchmark names are short; a longer pattern is refused, not a crash.
         if (s.size() > max_regex_chars)
-            throw_bad_input(source + ": '" + key + "' is a regex of " + std::to_string(s.size()) + " characters; at most " +
-                std::to_string(max_regex_chars) + " are accepted");
+            throw_bad_input(source + ": '" + key + "' is a regex of " + std::to_string(s.size()) +
+                            " characters; at most " + std::to_string(max_regex_chars) + " are accepted");
         try {
             return std::regex(s, std::regex::ECMAScript);
         } catch (const std::regex_error& e) {
@@ -132,7 +134,9 @@ policy parse_policy(std::string_view text, const std::string& source) {
             if (s == "holm") p.adjust = adjustment::holm;
             else if (s == "bh") p.adjust = adjustment::benjamini_hochberg;
             else if (s == "none") p.adjust = adjustment::none;
-            else throw_bad_input(source + ": 'defaults.adjustment' must be \"holm\", \"bh\" or \"none\", not \"" + s + "\"");
+            else
+                throw_bad_input(source + ": 'defaults.adjustment' must be \"holm\", \"bh\" or \"none\", not \"" + s +
+                                "\"");
         }
     }
     if (auto o = doc.find("overrides"); o != doc.end()) {
@@ -141,7 +145,8 @@ policy parse_policy(std::string_view text, const std::string& source) {
             const json& e = (*o)[i];
             const std::string at = "overrides[" + std::to_string(i) + "]";
             if (e.is_object() && e.contains("adjustment"))
-                throw_bad_input(source + ": '" + at + ".adjustment': the adjustment is run-wide, set it in 'defaults' only");
+                throw_bad_input(source + ": '" + at +
+                                ".adjustment': the adjustment is run-wide, set it in 'defaults' only");
             rd.known_keys(e, at, {"match", "metric", "direction", "alpha", "margin", "min_repetitions", "deterministic"});
             rule_override r;
             auto m = e.find("match");
