@@ -53,7 +53,7 @@ end() {
 }
 print_times() {
   local rc=$?
-  if [ -n "$icount_pid" ]; then pkill -P "$icount_pid" 2>/dev/null; kill "$icount_pid" 2>/dev/null; fi
+  if [ -n "$icount_pid" ]; then pkill -P "$icount_pid" 2>/dev/null; kill "$icount_pid" 2>/dev/null; rm -f "$icount_log"; fi
   if [ -n "$step_name" ]; then timing_names+=("$step_name (failed)"); timing_secs+=($(($(date +%s) - step_start))); fi
   echo
   echo "== c2lab tests: time per step (wall) =="
@@ -94,15 +94,13 @@ if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q 
 
 # The icount step counts instructions under valgrind on one core; with the asan step after the
 # release one it runs beside the sanitizer build (its counts do not depend on the load).
-release_then_asan=0 seen_release=0 has_icount=0
+seen=""  # the steps so far, in order: an icount step after release, then asan, runs beside asan
 for s in "${steps[@]}"; do
-  case "$s" in
-    release) seen_release=1 ;;
-    asan) if ((seen_release)); then release_then_asan=1; fi ;;
-    icount) if ((release_then_asan)); then has_icount=1; fi ;;  # only an icount step after both
-  esac
+  if [ "$s" = icount ] && [[ "$seen" == *" release "*" asan "* ]] && [ "${C2LAB_SKIP_ICOUNT:-0}" != 1 ]; then
+    icount_beside=1
+  fi
+  seen+=" $s "
 done
-if ((release_then_asan && has_icount)) && [ "${C2LAB_SKIP_ICOUNT:-0}" != 1 ]; then icount_beside=1; fi
 
 asan_built=0
 for s in "${steps[@]}"; do
