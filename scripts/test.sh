@@ -5,15 +5,16 @@
 #   scripts/test.sh release    the optimised build (gcc -O3, benchmarks and the CUDA backend where
 #                              nvcc is found) with the tests an optimised build adds something to
 #                              (C2LAB_TEST_SET=optimised, CMakeLists.txt): the suites labelled
-#                              `arith`, `whole_circuit` and `gpu` (the CUDA device's; they skip
-#                              without one) and the e2e ones (PoRep C2 gen -> setup -> prove ->
-#                              verify on 2 KiB, the 32 GiB circuit's shape, faults),
-#                              then the `arith` suites once more with C2LAB_PORTABLE=1, so the
-#                              portable field arithmetic carries them too. Every other test runs
-#                              in the asan step; C2LAB_TEST_SET=all builds and runs them here too
+#                              `codegen` (the field kernels), `whole_circuit` and `gpu` (the CUDA
+#                              device's; they skip without one) and the e2e ones (PoRep C2 gen ->
+#                              setup -> prove -> verify on 2 KiB, the 32 GiB circuit's shape,
+#                              faults), then the `arith` suites among them once more with
+#                              C2LAB_PORTABLE=1, the portable field arithmetic. Every other test
+#                              runs in the asan step; C2LAB_TEST_SET=all builds and runs them here too
 #   scripts/test.sh asan       one clang build with AddressSanitizer + UndefinedBehaviorSanitizer and
 #                              libFuzzer's instrumentation: every test but the e2e ones and nine
-#                              heavy whole-circuit cases (asan_left_out below)
+#                              heavy whole-circuit cases (asan_left_out below); on a CPU with
+#                              AVX-512 IFMA the `arith` suites once more with C2LAB_NO_AVX512=1
 #   scripts/test.sh fuzz       every parser's libFuzzer target from build/asan for
 #                              C2LAB_FUZZ_SECONDS each (10 by default), two at a time (scripts/fuzz.sh)
 #   scripts/test.sh icount     instruction counts under valgrind (scripts/icount.sh --gate) against the
@@ -28,7 +29,7 @@ if ((${#steps[@]} == 0)); then steps=(release asan fuzz icount); fi
 for s in "${steps[@]}"; do
   case "$s" in
     release|asan|fuzz|icount) ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
     *) echo "scripts/test.sh: unknown step '$s' (release, asan, fuzz, icount)" >&2; exit 2 ;;
   esac
 done
@@ -130,6 +131,14 @@ for s in "${steps[@]}"; do
       begin "asan: ctest (e2e and the heaviest whole-circuit cases left out)"
       run_ctest build/asan -LE e2e -E "$asan_left_out"
       end
+      # Where the CPU has IFMA the run above took the AVX-512 paths; the curve, NTT, MSM and
+      # Groth16 suites run once more on the mulx/adcx/adox ones (the only ones elsewhere).
+      if grep -qw avx512ifma /proc/cpuinfo 2>/dev/null && [ "${C2LAB_NO_AVX512:-0}" != 1 ] &&
+        [ "${C2LAB_PORTABLE:-0}" != 1 ]; then
+        begin "asan: ctest -L arith without AVX-512 (C2LAB_NO_AVX512=1)"
+        C2LAB_NO_AVX512=1 run_ctest build/asan -L arith -LE e2e -E "$asan_left_out"
+        end
+      fi
       ;;
     fuzz)
       fuzz_args=(--seconds "${C2LAB_FUZZ_SECONDS:-10}")
