@@ -51,19 +51,6 @@ expect 0 "prove --json" "$BIN" prove --c1 "$T/c1.json" -o "$T/proof.bin" --json 
 [ "$(stat -c %s "$T/proof.bin" 2>/dev/null)" = 192 ] || fail "proof.bin is not 192 bytes"
 expect 0 "verify" "$BIN" verify --c1 "$T/c1.json" --proof "$T/proof.bin" &&
   { [ "$(cat "$T/out")" = valid ] || fail "verify: printed '$(cat "$T/out")'"; }
-# Without the pre-compiled file synth=auto synthesizes directly and says so. Under a budget that
-# holds the serial synthesis (1.83 GiB) but not the parallel parts (2.15 GiB): parallel is refused
-# with the way out, auto (the default) falls back to serial.
-mv "$PCE" "$T/moved.pce"
-expect 2 "parallel over budget" "$BIN" prove --c1 "$T/c1.json" -o "$T/proof_b.bin" --memory-budget 1.95GiB \
-  --flag synth_challenges=parallel && has "$T/err" "parallel over budget" "--flag synth_challenges=serial"
-expect 0 "auto under budget" "$BIN" prove --c1 "$T/c1.json" -o "$T/proof_b.bin" --memory-budget 1.95GiB &&
-  has "$T/out" "auto under budget" "synthesized one after another" &&
-  has "$T/err" "auto without the pre-compiled circuit" "no pre-compiled circuit of StackedDrg2KiBV1_1 cached" &&
-  has "$T/out" "auto without the pre-compiled circuit" "synth=direct"
-mv "$T/moved.pce" "$PCE"
-expect 0 "verify auto under budget" "$BIN" verify --c1 "$T/c1.json" --proof "$T/proof_b.bin"
-
 # The verifying key beside the cache entry (868 bytes + 96 per ic point: 39 public inputs and the
 # one): verify --c1 prefers it to the parameters; export-vk reproduces it byte for byte.
 VK=$(ls "$T"/cache/params/StackedDrg2KiBV1_1-*.params.vk 2>/dev/null)
@@ -109,18 +96,26 @@ expect 2 "short proof" "$BIN" verify --c1 "$T/c1.json" --proof "$T/short.bin" &&
 
 # Batch: both sectors as a pipeline with two jobs in flight; every proof verifies, the
 # timeline is well formed, and a batch that does not fit the memory budget is refused first.
-# Its flags are the other side of every default: among them direct synthesis with each
-# partition's challenges in parallel parts and the smallvec2 indexer.
+# Its flags are the other side of every default (the c1_json decoder, the smallvec2 indexer, B in
+# G2 in parallel, no MSM split, no presizing), and the pre-compiled circuit is moved away: synth=auto
+# synthesizes directly and says so. Under a budget that holds two serial syntheses in flight
+# (2.29 GiB) but not with the parallel parts (2.93 GiB): parallel is refused with the way
+# out, auto (the default) falls back to serial.
+mv "$PCE" "$T/moved.pce"
 expect 2 "batch over budget" "$BIN" prove --c1 "$T/c1.json" --c1 "$T/c1_8.json" --jobs 2 -o "$T/batch0" \
   --memory-budget 0.5 && has "$T/err" "batch over budget" "fewer jobs in flight"
 [ -e "$T/batch0" ] && fail "a refused batch created $T/batch0"
 expect 2 "batch into a file" "$BIN" prove --c1 "$T/c1.json" --c1 "$T/c1_8.json" -o "$T/proof.bin" &&
   has "$T/err" "batch into a file" "directory"
-expect 0 "batch --jobs 2, every other flag" "$BIN" prove --c1 "$T/c1.json" --c1 "$T/c1_8.json" --jobs 2 -o "$T/batch" \
-  --timeline "$T/batch/timeline.json" --flag c1_json=nlohmann --flag lc_indexer=smallvec2 --flag b_g2_msm=parallel \
-  --flag msm_split=off --flag synth=direct --flag synth_challenges=parallel --flag presize=off &&
+expect 2 "parallel over budget" "$BIN" prove --c1 "$T/c1.json" --c1 "$T/c1_8.json" --jobs 2 -o "$T/batch1" \
+  --memory-budget 2.6GiB --flag synth_challenges=parallel && has "$T/err" "parallel over budget" "--flag synth_challenges=serial"
+expect 0 "batch --jobs 2, auto under budget, every other flag" "$BIN" prove --c1 "$T/c1.json" --c1 "$T/c1_8.json" \
+  --jobs 2 -o "$T/batch" --timeline "$T/batch/timeline.json" --memory-budget 2.6GiB --flag c1_json=nlohmann \
+  --flag lc_indexer=smallvec2 --flag b_g2_msm=parallel --flag msm_split=off --flag presize=off &&
   has "$T/out" "batch report" "proofs per minute" && has "$T/out" "batch report" "synthesize" &&
-  has "$T/out" "batch report" "challenges synthesized in parallel"
+  has "$T/out" "batch report" "each partition's challenges synthesized one after another" &&
+  has "$T/err" "batch without the pre-compiled circuit" "no pre-compiled circuit of StackedDrg2KiBV1_1 cached"
+mv "$T/moved.pce" "$PCE"
 expect 0 "verify batch proof 1" "$BIN" verify --c1 "$T/c1.json" --proof "$T/batch/c1.proof"
 expect 0 "verify batch proof 2" "$BIN" verify --c1 "$T/c1_8.json" --proof "$T/batch/c1_8.proof"
 expect 1 "batch proofs not swapped" "$BIN" verify --c1 "$T/c1.json" --proof "$T/batch/c1_8.proof"
@@ -133,7 +128,7 @@ for e in t["events"]:
 for job in (0, 1):
     stages = {e["stage"] for e in t["events"] if e["job"] == job}
     assert {"synthesize", "queue", "ntt", "msm_h", "assemble"} <= stages, (job, stages)
-    assert "load_pce" not in stages, ("synth=direct loaded the pre-compiled circuit", job, stages)
+    assert "load_pce" not in stages, ("synth=auto without the file loaded a pre-compiled circuit", job, stages)
 PY
 grep -q "<svg" "$T/batch/timeline.svg" 2>/dev/null || fail "no timeline.svg beside timeline.json"
 

@@ -241,9 +241,14 @@ int print_batch(const prove_args& a, const pipeline::c2_job& job, const pipeline
         return exit_ok;
     }
     char line[160];
+    // How the PoRep partitions were synthesized (synth=auto and synth_challenges=auto resolved).
+    const char* synthesis = "";
+    if (job.porep_config() != nullptr)
+        synthesis = job.request().flags.synth == r1cs::synth_mode::pce ? ", the witness only (pre-compiled circuit)"
+                    : job.parallel_challenges() ? ", each partition's challenges synthesized in parallel"
+                                                : ", each partition's challenges synthesized one after another";
     std::cout << "batch: " << br.jobs.size() << " proofs of " << job.circuit_name() << " (" << constraints
-              << " constraints each), " << a.jobs << " in flight"
-              << (job.parallel_challenges() ? ", each partition's challenges synthesized in parallel" : "") << "\n";
+              << " constraints each), " << a.jobs << " in flight" << synthesis << "\n";
     std::snprintf(line, sizeof line, "wall %.1f s, %.2f proofs per minute, peak memory %.2f GiB\n", br.wall_ms / 1000,
                   br.proofs_per_minute(), peak_rss_gib());
     std::cout << line;
