@@ -3,6 +3,7 @@
 #include <tbb/parallel_pipeline.h>
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <charconv>
 #include <chrono>
@@ -120,7 +121,8 @@ std::uint64_t domain_of(std::size_t constraints) noexcept {
     return n;
 }
 
-memory_estimate estimate_memory(std::size_t constraints, std::size_t inputs, std::size_t aux) {
+memory_estimate estimate_memory(std::size_t constraints, std::size_t inputs, std::size_t aux,
+                                const poly::ntt_config& ntt) {
     constexpr std::uint64_t fr_bytes = sizeof(ff::fr);
     const std::uint64_t n = domain_of(constraints);
     memory_estimate e;
@@ -128,14 +130,15 @@ memory_estimate estimate_memory(std::size_t constraints, std::size_t inputs, std
     // input and aux assignments (densities are bits: ignored).
     e.witness_bytes = fr_bytes * (3 * n + inputs + aux);
     // The h step runs in a, b, c themselves: one vector of the domain's size at most (a vector
-    // that grows to n while its old storage lives, or h from a backend), plus the MSMs' buckets
-    // (small next to it).
-    e.prover_bytes = fr_bytes * n;
+    // that grows to n while its old storage lives, or h from a backend), and the domain's twiddle
+    // tables, 16 n bytes each (one to four: 2 KiB on the scalar path 64 MiB, with IFMA 128 MiB;
+    // 32 GiB 2 GiB and 8 GiB, against the vector's 4 GiB). The domain is gone before the MSMs.
+    e.prover_bytes = fr_bytes * n + poly::twiddle_table_bytes(static_cast<std::size_t>(std::countr_zero(n)), ntt, true);
     return e;
 }
 
-memory_estimate estimate_memory(const r1cs::circuit_shape& shape) {
-    memory_estimate e = estimate_memory(shape.num_constraints(), shape.num_inputs(), shape.num_aux());
+memory_estimate estimate_memory(const r1cs::circuit_shape& shape, const poly::ntt_config& ntt) {
+    memory_estimate e = estimate_memory(shape.num_constraints(), shape.num_inputs(), shape.num_aux(), ntt);
     // The MSMs' scratch (msm/pippenger.cpp, GLV path, the default): per block of at most
     // glv_block pairs, each pair's recoded halves (5 limbs), and where a density runs along the
     // points (msm_split's rest: msm_density) the block's points gathered beside them. The H MSM
@@ -216,6 +219,7 @@ memory_need setup_need(std::size_t constraints, std::size_t inputs, std::size_t 
         {"parameters", params_bytes},
         {"constraint matrices", matrices},
         {"powers of tau and Lagrange coefficients", 2 * fr_bytes * n},
+        {"twiddle tables", poly::twiddle_table_bytes(static_cast<std::size_t>(std::countr_zero(n)), {}, false)},
         {"A, B, C at tau", 3 * (fr_bytes + 1) * nv},
         {"fixed-base scalars and G1 points", (fr_bytes + g1) * g1_scalars + fr_bytes * b_points},
         {"fixed-base tables", table_bytes(g1, w1) + table_bytes(sizeof(groth16::g2_affine), w2)},

@@ -28,6 +28,7 @@
 #include "groth16/proof.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/stage_report.hpp"
+#include "poly/ntt.hpp"
 #include "r1cs/proving_assignment.hpp"
 #include "r1cs/shape_pass.hpp"
 #include "pipeline/timeline.hpp"
@@ -137,15 +138,17 @@ batch_result prove_batch(const groth16::parameters& params, const groth16::prove
 // killer midway).
 //
 // One job's witness and the prover at work, in bytes (a, b, c padded to the domain and the
-// assignment in Fr; the prover's one vector of the domain's size).
+// assignment in Fr; the prover's h step: one vector of the domain's size and the domain's
+// twiddle tables as the transforms of `ntt` make them, poly::twiddle_table_bytes).
 struct memory_estimate {
     std::uint64_t witness_bytes = 0;
     std::uint64_t prover_bytes = 0;
 };
-memory_estimate estimate_memory(std::size_t constraints, std::size_t inputs, std::size_t aux);
+memory_estimate estimate_memory(std::size_t constraints, std::size_t inputs, std::size_t aux,
+                                const poly::ntt_config& ntt = {});
 // From the shape pass: the prover's term is also at least the MSMs' scratch (the densities
 // size the B MSM in G2).
-memory_estimate estimate_memory(const r1cs::circuit_shape& shape);
+memory_estimate estimate_memory(const r1cs::circuit_shape& shape, const poly::ntt_config& ntt = {});
 
 // The prover's domain for a circuit of `constraints` rows: the next power of two >= it.
 std::uint64_t domain_of(std::size_t constraints) noexcept;

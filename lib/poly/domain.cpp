@@ -88,6 +88,13 @@ std::span<const fr> evaluation_domain::twiddles() const {
     return std::as_const(scalar_->values).span();
 }
 
+std::uint64_t evaluation_domain::table_bytes() const noexcept {
+    std::uint64_t entries = twiddles_ifma_ ? twiddles_ifma_->size() : 0;
+    entries += scalar_->values.size();
+    for (const auto& t : bit_reversed_) entries += t->values.size();
+    return entries * sizeof(fr);
+}
+
 std::span<const fr> evaluation_domain::twiddles(ff::batch_path path) const {
     if (path == ff::batch_path::scalar) return twiddles();
     if (!twiddles_ifma_ || twiddles_ifma_->size() != n_ / 2)

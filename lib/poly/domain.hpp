@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -88,6 +89,10 @@ public:
     // another 16 n bytes), thread-safe; errc::resource when it cannot be allocated, errc::device
     // for the IFMA form where twiddles(path) refuses it.
     std::span<const fr> twiddles_bit_reversed(ff::batch_path path) const;
+
+    // The bytes of the twiddle tables made so far (copies share them), read once no transform
+    // runs on the domain: what twiddle_table_bytes (ntt.hpp) predicts, checked in ntt_test.
+    std::uint64_t table_bytes() const noexcept;
 
 private:
     // A table's n/2 entries are written once, in parallel (fill_powers): no serial zero fill

@@ -19,6 +19,27 @@ namespace {
 // Stages whose blocks fit in one chunk of 2^block_log elements (default 4096, 128 KiB of
 // Fr) run chunk by chunk: 12 stages per pass over memory instead of one.
 constexpr unsigned default_block_log = 12;
+// Rows of a column tile: a super-block is chunk * max_tile_rows elements.
+constexpr size_t max_tile_rows = 1024;
+
+// How a transform of n elements runs its stages (forward_core_path, forward_nr_path): chunks of
+// `chunk` elements in cache, column tiles up to super-blocks of `super`, one pass a stage beyond;
+// radix52: the chunks and tiles in radix 2^52 (the IFMA path, from chunks of 16) with the IFMA
+// form of the twiddles; plain_table: the scalar-form table is read too (beyond a super-block, and
+// everywhere off radix 2^52). twiddle_table_bytes counts the tables from the same plan.
+struct stage_plan {
+    size_t chunk = 1, super = 1;
+    bool radix52 = false, plain_table = false;
+};
+stage_plan plan_stages(size_t n, unsigned block_log, bool ifma) {
+    if (block_log == 0) block_log = default_block_log;
+    stage_plan p;
+    p.chunk = std::min(n, size_t{1} << std::min<unsigned>(block_log, 32));
+    p.radix52 = ifma && p.chunk >= 16;
+    p.super = std::min(n, p.chunk * max_tile_rows);
+    p.plain_table = !p.radix52 || p.super < n;
+    return p;
+}
 
 void check_size(const evaluation_domain& d, std::span<fr> a, const char* what) {
     if (a.size() != d.size())
@@ -134,15 +155,14 @@ void forward_core_path(const evaluation_domain& d, std::span<fr> a, unsigned blo
     if (!bit_reversed_input) bit_reverse_permute_tiles(a, log_n);
     fr* x = a.data();
 
-    if (block_log == 0) block_log = default_block_log;
-    const size_t chunk = std::min(n, size_t{1} << std::min<unsigned>(block_log, 32));
     // Where the chunks and the column tiles run in radix 2^52 (ff::butterfly_stages and
     // ff::butterfly_row_stages: from 16 elements), their twiddles come in the IFMA path's form;
     // the scalar table is then read only by stages beyond a super-block (below), and asked for
     // only there (the domain makes it on first use where IFMA runs).
-    const bool radix52_stages = Ifma && chunk >= 16;
-    const size_t max_tile_rows = 1024;  // rows of a column tile (below)
-    const fr* tw = !radix52_stages || chunk * max_tile_rows < n ? d.twiddles().data() : nullptr;
+    const stage_plan plan = plan_stages(n, block_log, Ifma);
+    const size_t chunk = plan.chunk;
+    const bool radix52_stages = plan.radix52;
+    const fr* tw = plan.plain_table ? d.twiddles().data() : nullptr;
     const fr* stage_table = radix52_stages ? d.twiddles(ff::batch_path::ifma).data() : tw;
     // The in-cache stages' twiddles, gathered once into one contiguous row per stage (chunk
     // entries): every chunk reads them, and in the domain table they lie (n/2)/h apart.
@@ -164,7 +184,7 @@ void forward_core_path(const evaluation_domain& d, std::span<fr> a, unsigned blo
     // omega^(j (n/2)/h) for j = r chunk + column, are gathered once per stage and row and
     // serve every block. Stages with blocks beyond a super-block (n > 2^22 at the default
     // chunk) then run one at a time as below.
-    const size_t super = std::min(n, chunk * max_tile_rows);
+    const size_t super = plan.super;
     if (chunk < super) {
         const size_t cols = std::min<size_t>(chunk, 16), tiles_per_super = chunk / cols, rows = super / chunk;
         parallel::for_chunks((n / super) * tiles_per_super, 1, [&](size_t lo, size_t hi) {
@@ -277,14 +297,12 @@ void forward_nr_path(const evaluation_domain& d, std::span<fr> a, unsigned block
     const size_t n = a.size(), half_n = n / 2;
     if (n == 1) return;
     fr* x = a.data();
-    if (block_log == 0) block_log = default_block_log;
-    const size_t chunk = std::min(n, size_t{1} << std::min<unsigned>(block_log, 32));
-    const bool radix52_stages = Ifma && chunk >= 16;
-    const size_t max_tile_rows = 1024;
-    const size_t super = std::min(n, chunk * max_tile_rows);
+    const stage_plan plan = plan_stages(n, block_log, Ifma);
+    const size_t chunk = plan.chunk, super = plan.super;
+    const bool radix52_stages = plan.radix52;
     // The plain table where butterflies<Ifma> run: beyond a super-block, and everywhere below
     // chunks of 16; the radix-2^52 stages take their own form.
-    const fr* plain = !radix52_stages || super < n ? d.twiddles_bit_reversed(ff::batch_path::scalar).data() : nullptr;
+    const fr* plain = plan.plain_table ? d.twiddles_bit_reversed(ff::batch_path::scalar).data() : nullptr;
     const std::span<const fr> nr_table =
         radix52_stages ? d.twiddles_bit_reversed(ff::batch_path::ifma) : std::span<const fr>(plain, half_n);
 
@@ -609,6 +627,21 @@ void bit_reverse_permute(std::span<fr> a, size_t log_n) {
         throw error(errc::bad_input, "bit_reverse_permute: " + std::to_string(a.size()) + " elements, not 2^" +
                                          std::to_string(log_n));
     bit_reverse_permute_tiles(a, log_n);
+}
+
+std::uint64_t twiddle_table_bytes(size_t log_n, const ntt_config& cfg, bool h_step) {
+    if (log_n == 0 || log_n > fr::two_adicity) return 0;
+    const size_t n = size_t{1} << log_n;
+    const stage_plan plan = plan_stages(n, cfg.block_log, uses_ifma(cfg));
+    // Made with the domain: the IFMA form where that path is available, else the scalar table.
+    const bool ifma_form = ff::ifma_available();
+    const bool scalar = !ifma_form || plan.plain_table;  // forward_core_path
+    // forward_nr_path: the bit-reversed tables in the forms its stages read.
+    const bool nr = h_step && uses_natural_pair(cfg) && log_n >= nr_min_log;
+    const bool bit_reversed_scalar = nr && plan.plain_table, bit_reversed_ifma = nr && plan.radix52;
+    const unsigned tables = unsigned{ifma_form} + unsigned{scalar} + unsigned{bit_reversed_scalar} +
+                            unsigned{bit_reversed_ifma};
+    return std::uint64_t{sizeof(fr)} * (n / 2) * tables;
 }
 
 bool uses_natural_pair(const ntt_config& cfg) {

@@ -47,6 +47,7 @@
 // the thread count.
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <string_view>
 
@@ -73,6 +74,14 @@ struct ntt_config {
 bool uses_ifma(const ntt_config& cfg);
 // Whether coset_values_from_values runs cfg's pair in natural order (cfg.pair, automatic resolved).
 bool uses_natural_pair(const ntt_config& cfg);
+// The bytes of twiddle tables a fresh domain of 2^log_n holds (evaluation_domain::table_bytes)
+// once transforms ran on it with cfg: the table made with the domain and those the transforms ask
+// for. h_step: the transforms of compute_h_in_place (coset_values_from_values, then
+// coset_inverse_ntt_scaled); else forward, inverse and coset transforms alone. 16 n bytes a table:
+// at 2^27 (a 32 GiB partition) 2 GiB on the scalar path, 8 GiB with IFMA (the IFMA and the scalar
+// forms, each natural and bit-reversed, as the stages beyond a super-block read the scalar form).
+// What the prover's memory estimate counts for its h step (pipeline::estimate_memory).
+std::uint64_t twiddle_table_bytes(size_t log_n, const ntt_config& cfg, bool h_step);
 // The ntt_pair flag's variants: "natural", "bit_reversed", "auto"; anything else throws
 // errc::bad_input naming the flag.
 ntt_config::pair_order parse_ntt_pair(std::string_view name);

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -369,6 +370,51 @@ TEST(ntt, pair_order_auto_follows_the_butterflies) {
     EXPECT_FALSE(uses_natural_pair(ntt_config{0, 0, false, po::bit_reversed}));
     for (po p : {po::automatic, po::natural, po::bit_reversed}) EXPECT_EQ(parse_ntt_pair(to_string(p)), p);
     EXPECT_THROW(parse_ntt_pair("reversed"), error);
+}
+
+// The twiddle tables a fresh domain holds after the h step's transforms (or one transform) are
+// what twiddle_table_bytes predicts, the memory estimate's term for them: both pair orders,
+// both butterfly choices, and cache blocks small enough for the stages beyond a super-block
+// (block_log 2 at 2^13: super-blocks of 4096), where the IFMA transforms read the scalar
+// tables too. The counts come from the transforms' own requests, so a table a transform starts
+// asking for without the prediction following fails here.
+TEST(ntt, twiddle_table_bytes_match_the_tables_the_transforms_make) {
+    using po = ntt_config::pair_order;
+    size_t cases = 0;
+    for (size_t log_n : {1u, 4u, 9u, 10u, 13u})
+        for (unsigned block_log : {0u, 2u, 5u})
+            for (bool scalar : {false, true})
+                for (po order : {po::automatic, po::natural, po::bit_reversed}) {
+                    const ntt_config cfg{1, block_log, scalar, order};
+                    const std::string where = "log_n " + std::to_string(log_n) + ", block_log " +
+                                              std::to_string(block_log) + ", scalar " + std::to_string(scalar) +
+                                              ", " + std::string(to_string(order));
+                    const size_t n = size_t{1} << log_n;
+                    {
+                        const evaluation_domain d(log_n, 1);
+                        std::vector<fr> a = random_vector(n, 1), b = random_vector(n, 2), c = random_vector(n, 3);
+                        compute_h_in_place(d, a, b, c, cfg);
+                        ASSERT_EQ(d.table_bytes(), twiddle_table_bytes(log_n, cfg, true)) << "h step, " << where;
+                    }
+                    {
+                        const evaluation_domain d(log_n, 1);
+                        std::vector<fr> a = random_vector(n, 4);
+                        inverse_ntt(d, a, cfg);
+                        coset_forward_ntt(d, a, cfg);
+                        ASSERT_EQ(d.table_bytes(), twiddle_table_bytes(log_n, cfg, false)) << "one transform, " << where;
+                    }
+                    ++cases;
+                }
+    EXPECT_EQ(cases, 90u);
+    // 16 n bytes a table: at least one, at most four.
+    const std::uint64_t t22 = twiddle_table_bytes(22, ntt_config{}, true), table = 32ull << 21;
+    EXPECT_GE(t22, table);
+    EXPECT_LE(t22, 4 * table);
+    EXPECT_EQ(t22 % table, 0u);
+    // Beyond a super-block (2^22 at the default blocks) the IFMA transforms read the scalar form too.
+    if (uses_ifma(ntt_config{})) EXPECT_EQ(twiddle_table_bytes(27, ntt_config{}, true), 4 * (32ull << 26));
+    else EXPECT_EQ(twiddle_table_bytes(27, ntt_config{}, true), 32ull << 26);
+    EXPECT_EQ(twiddle_table_bytes(0, ntt_config{}, true), 0u);
 }
 
 TEST(ntt, distribute_powers) {
