@@ -134,5 +134,5 @@ if [ "$rc" -le 1 ]; then
   echo "== compared with the last runs on this machine (results history) =="
   cat "$out/gate-history.out"
 else
-  echo "(no earlier run of these benchmarks on this machine in the history: $(tail -n 1 "$out/gate-history.err"))" >&2
+  echo "(no earlier run of these benchmarks on this machine in the history: $(tail -n 1 "$out/gate-history.err" | sed "s/^c2lab: error: //"))" >&2
 fi
