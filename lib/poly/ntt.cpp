@@ -16,9 +16,20 @@
 namespace c2lab::poly {
 namespace {
 
-// Stages whose blocks fit in one chunk of 2^block_log elements (default 4096, 128 KiB of
-// Fr) run chunk by chunk: 12 stages per pass over memory instead of one.
-constexpr unsigned default_block_log = 12;
+// Stages whose blocks fit in one chunk of 2^block_log elements run chunk by chunk: 12 to 15
+// stages per pass over memory instead of one. The chunk's default size by path: with IFMA 4096
+// elements (128 KiB of Fr); on the scalar path 2^15 (1 MiB, from 2^18 elements; 2^(log_n - 3)
+// below, so that the threads still have 8 chunks, and never below 4096), which leaves 7 stages
+// instead of 10 to the column tiles at 2^22. bench_ntt on the family-23 EPYC (L2 512 KiB, L3
+// 8 MiB), alternated: the h step at 2^22 on two threads 7409-7644 ms at 2^12, 7088-7490 at 2^14,
+// 6731-7244 at 2^15, 6833-7141 at 2^16; the forward transform at 2^22 on one thread 1820-1828 ->
+// 1722-1791 ms; at 2^20 no change (386-398 ms either way).
+constexpr unsigned ifma_block_log = 12, scalar_block_log = 15, min_block_log = 12;
+unsigned default_block_log(size_t n, bool ifma) {
+    if (ifma) return ifma_block_log;
+    const int log_n = std::bit_width(n) - 1;
+    return static_cast<unsigned>(std::clamp<int>(log_n - 3, min_block_log, scalar_block_log));
+}
 // Rows of a column tile: a super-block is chunk * max_tile_rows elements.
 constexpr size_t max_tile_rows = 1024;
 
@@ -32,7 +43,7 @@ struct stage_plan {
     bool radix52 = false, plain_table = false;
 };
 stage_plan plan_stages(size_t n, unsigned block_log, bool ifma) {
-    if (block_log == 0) block_log = default_block_log;
+    if (block_log == 0) block_log = default_block_log(n, ifma);
     stage_plan p;
     p.chunk = std::min(n, size_t{1} << std::min<unsigned>(block_log, 32));
     p.radix52 = ifma && p.chunk >= 16;

@@ -10,8 +10,8 @@
 // Algorithm: iterative radix-2 decimation in time: a bit-reversal permutation (in 16 x 16
 // tiles), then log2(n) stages of Cooley-Tukey butterflies (u, v) -> (u + w*v, u - w*v) with
 // twiddles w from the domain's table. The first stages (blocks of up to 2^block_log elements,
-// 4096 = 128 KiB by default) run chunk by chunk, so one chunk stays in cache through all of
-// them; the later ones (up to 10 of them; beyond, one at a time) run on column tiles copied
+// by default 4096 = 128 KiB with IFMA and 2^15 = 1 MiB on the scalar path) run chunk by chunk, so
+// one chunk stays in cache through all of them; the later ones (up to 10 of them; beyond, one at a time) run on column tiles copied
 // into a contiguous buffer, one pass over memory for all of them. Both are split across
 // threads with oneTBB.
 // coset_values_from_values (from 2^10; ntt_config::pair, by default on the IFMA path) runs
@@ -58,7 +58,8 @@ namespace c2lab::poly {
 struct ntt_config {
     unsigned threads = 0;    // worker threads: 0 = all cores (oneTBB's default arena), k = a task_arena of k
     unsigned block_log = 0;  // stages with blocks of up to 2^block_log elements run chunk by chunk, in
-                             // cache; 0 = auto (12: 128 KiB chunks). A tuning knob; results never change.
+                             // cache; 0 = auto (IFMA 12: 128 KiB chunks; scalar 15: 1 MiB, less below
+                             // 2^18 elements). A tuning knob; results never change.
     bool scalar_butterflies = false;  // true: the scalar butterflies and scaling passes even where the
                                       // AVX-512 IFMA ones are in use (cpu::use_ifma); the reference in
                                       // tests. Same results.
