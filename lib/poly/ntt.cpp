@@ -22,8 +22,8 @@ namespace {
 // below, so that the threads still have 8 chunks, and never below 4096), which leaves 7 stages
 // instead of 10 to the column tiles at 2^22. bench_ntt on the family-23 EPYC (L2 512 KiB, L3
 // 8 MiB), alternated: the h step at 2^22 on two threads 7409-7644 ms at 2^12, 7088-7490 at 2^14,
-// 6731-7244 at 2^15, 6833-7141 at 2^16; the forward transform at 2^22 on one thread 1820-1828 ->
-// 1722-1791 ms; at 2^20 no change (386-398 ms either way).
+// 6731-7244 at 2^15, 6833-7141 at 2^16; the forward transform at 2^22 on one thread 1770-1901 ->
+// 1703-1792 ms (in huge pages or not); 2^14 to 2^20 unchanged (2^20: 386-403 ms either way).
 constexpr unsigned ifma_block_log = 12, scalar_block_log = 15, min_block_log = 12;
 unsigned default_block_log(size_t n, bool ifma) {
     if (ifma) return ifma_block_log;
@@ -193,8 +193,8 @@ void forward_core_path(const evaluation_domain& d, std::span<fr> a, unsigned blo
     // tile did not stay in L2: 10 stages at 2^22 took 490-580 ms against 440 ms for the 12
     // stages of the chunks (scalar butterflies, 2-core AMD EPYC). The twiddles of row r,
     // omega^(j (n/2)/h) for j = r chunk + column, are gathered once per stage and row and
-    // serve every block. Stages with blocks beyond a super-block (n > 2^22 at the default
-    // chunk) then run one at a time as below.
+    // serve every block. Stages with blocks beyond a super-block (n > 2^22 at IFMA's default
+    // chunk, n > 2^25 at the scalar path's) then run one at a time as below.
     const size_t super = plan.super;
     if (chunk < super) {
         const size_t cols = std::min<size_t>(chunk, 16), tiles_per_super = chunk / cols, rows = super / chunk;
