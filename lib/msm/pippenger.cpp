@@ -17,12 +17,19 @@
 #include "core/parallel.hpp"
 #include "core/uninit_buffer.hpp"
 #include "ff/ifma.hpp"
+#include "ff/in_place.hpp"
 #include "msm/batch_affine.hpp"
 #include "msm/glv.hpp"
 
 namespace c2lab::msm {
 
 namespace {
+
+using ff::add_to;
+using ff::mul_lazy_to;
+using ff::mul_to;
+using ff::sqr_to;
+using ff::sub_to;
 
 constexpr unsigned full_scalar_bits = 255;  // r < 2^255
 using recoded = ff::limbs<5>;               // k + D < 2^(c * windows) <= 2^275
@@ -120,76 +127,6 @@ std::vector<recoded> recode_all(const plan& p, std::span<const ff::fr> scalars) 
 
 // Which list the density bitmap runs along (see pippenger.hpp).
 enum class density_on { none, points, scalars };
-
-// r = a * b written straight into r. For Fp with the mulx/adx assembly the product goes
-// from c2lab_mont_mul_6 into its destination: through operator* it lands in a temporary
-// and is copied with 16-byte loads of 8-byte stores (a store-forwarding stall per product;
-// perf annotate of the batched bucket loop put 11% of the MSM on that copy). r must not
-// alias a or b.
-inline void mul_to(ff::fp& r, const ff::fp& a, const ff::fp& b) noexcept {
-#if defined(C2LAB_HAVE_X86_ASM)
-    if (cpu::use_adx_asm) [[likely]] {
-        c2lab_mont_mul_6(r.mont.data(), a.mont.data(), b.mont.data(), ff::fp::modulus.data(), ff::fp::n0);
-        return;
-    }
-#endif
-    r = a * b;
-}
-inline void mul_to(ff::fp2& r, const ff::fp2& a, const ff::fp2& b) noexcept {
-#if defined(C2LAB_HAVE_X86_ASM)
-    if (cpu::use_adx_asm) [[likely]] {
-        c2lab_fp2_mul(r.limb_data(), a.limb_data(), b.limb_data());
-        return;
-    }
-#endif
-    r = a * b;
-}
-// The same without the final subtraction where the product only feeds other products (the
-// batch's prefix products, running inverse and lambda): below 2p for factors below 2p
-// (ff::mont_mul_lazy_into). Fp2 keeps the full product.
-inline void mul_lazy_to(ff::fp& r, const ff::fp& a, const ff::fp& b) noexcept {
-    ff::mont_mul_lazy_into(r.mont, a.mont, b.mont, ff::fp::modulus, ff::fp::n0);
-}
-inline void mul_lazy_to(ff::fp2& r, const ff::fp2& a, const ff::fp2& b) noexcept { mul_to(r, a, b); }
-inline void sqr_to(ff::fp& r, const ff::fp& a) noexcept {
-#if defined(C2LAB_HAVE_X86_ASM)
-    if (cpu::use_adx_asm) [[likely]] {
-        c2lab_mont_sqr_6(r.mont.data(), a.mont.data(), ff::fp::modulus.data(), ff::fp::n0);
-        return;
-    }
-#endif
-    r = a.square();
-}
-inline void sqr_to(ff::fp2& r, const ff::fp2& a) noexcept {
-#if defined(C2LAB_HAVE_X86_ASM)
-    if (cpu::use_adx_asm) [[likely]] {
-        c2lab_fp2_sqr(r.limb_data(), a.limb_data());
-        return;
-    }
-#endif
-    r = a.square();
-}
-
-// r = a - b and r = a + b mod p, stored into r by the asm blocks (r may alias a or b): through
-// operator- the result returns through a temporary that is then copied with 16-byte loads (a
-// store-forwarding stall); perf annotate of the batched additions showed those copies as the
-// hottest non-multiplication instructions.
-template <class P>
-[[gnu::always_inline]] inline void sub_to(ff::mont_field<P>& r, const ff::mont_field<P>& a, const ff::mont_field<P>& b) noexcept {
-    ff::mod_sub_into(r.mont, a.mont, b.mont, ff::mont_field<P>::modulus);
-}
-template <class P>
-[[gnu::always_inline]] inline void add_to(ff::mont_field<P>& r, const ff::mont_field<P>& a, const ff::mont_field<P>& b) noexcept {
-    ff::mod_add_into(r.mont, a.mont, b.mont, ff::mont_field<P>::modulus);
-}
-inline void sub_to(ff::fp2& r, const ff::fp2& a, const ff::fp2& b) noexcept {
-    sub_to(r.c0, a.c0, b.c0);
-    sub_to(r.c1, a.c1, b.c1);
-}
-inline void add_to(ff::fp2& r, const ff::fp2& a, const ff::fp2& b) noexcept {
-    add_to(r.c0, a.c0, b.c0);
-    add_to(r.c1, a.c1, b.c1);
-}
 
 // One batch of affine additions p1 += (neg ? -p2 : p2), p1.x != p2.x, both not the
 // identity, with one shared inversion (Montgomery's trick, fused with the additions in the
