@@ -63,8 +63,18 @@ void mul_block_affine(std::span<const ec::affine<C>> table, unsigned w, unsigned
     for (size_t k = 0; k < n; ++k) out[k] = ec::affine<C>::identity();
     for (unsigned i = 0; i < windows; ++i) {
         x1.clear(), y1.clear(), x2.clear(), y2.clear(), negate.clear(), which.clear();
+        // The table point of the accumulator `ahead` places on, prefetched: the window's 2^(w-1)
+        // points (3 MB for G1 at w = 16) are read at random, and that load was 41% of this
+        // loop's samples (perf, 2 KiB setup, family-23 EPYC).
+        constexpr size_t ahead = 8;
+        const int32_t* const dw = digits.data() + i * n;
         for (size_t k = 0; k < n; ++k) {
-            const int32_t d = digits[i * n + k];
+            if (k + ahead < n) {
+                const int32_t da = dw[k + ahead];
+                const char* at = reinterpret_cast<const char*>(&table[i * per + static_cast<size_t>(da > 0 ? da - 1 : -da - 1)]);
+                if (da != 0) __builtin_prefetch(at), __builtin_prefetch(at + sizeof(ec::affine<C>) - 1);
+            }
+            const int32_t d = dw[k];
             if (d == 0) continue;
             const ec::affine<C>& t = table[i * per + static_cast<size_t>(d > 0 ? d - 1 : -d - 1)];
             if (t.is_identity()) continue;  // the identity as base
