@@ -69,10 +69,10 @@ void mul_block_affine(std::span<const ec::affine<C>> table, unsigned w, unsigned
         constexpr size_t ahead = 8;
         const int32_t* const dw = digits.data() + i * n;
         for (size_t k = 0; k < n; ++k) {
-            if (k + ahead < n) {
-                const int32_t da = dw[k + ahead];
+            if (const int32_t da = k + ahead < n ? dw[k + ahead] : 0; da != 0) {
                 const char* at = reinterpret_cast<const char*>(&table[i * per + static_cast<size_t>(da > 0 ? da - 1 : -da - 1)]);
-                if (da != 0) __builtin_prefetch(at), __builtin_prefetch(at + sizeof(ec::affine<C>) - 1);
+                __builtin_prefetch(at);
+                __builtin_prefetch(at + sizeof(ec::affine<C>) - 1);
             }
             const int32_t d = dw[k];
             if (d == 0) continue;
