@@ -133,7 +133,9 @@ memory_estimate estimate_memory(std::size_t constraints, std::size_t inputs, std
     // that grows to n while its old storage lives, or h from a backend), and the domain's twiddle
     // tables, 16 n bytes each (one to four: 2 KiB on the scalar path 64 MiB, with IFMA 128 MiB;
     // 32 GiB 2 GiB and 8 GiB, against the vector's 4 GiB). The domain is gone before the MSMs.
-    e.prover_bytes = fr_bytes * n + poly::twiddle_table_bytes(static_cast<std::size_t>(std::countr_zero(n)), ntt, true);
+    const std::uint64_t tables = poly::twiddle_table_bytes(static_cast<std::size_t>(std::countr_zero(n)), ntt, true);
+    e.prover_bytes = fr_bytes * n + tables;
+    e.prover_part = "h step: " + format_bytes(fr_bytes * n) + " vector + " + format_bytes(tables) + " twiddle tables";
     return e;
 }
 
@@ -155,7 +157,10 @@ memory_estimate estimate_memory(const r1cs::circuit_shape& shape, const poly::nt
     const std::uint64_t g1 = std::max<std::uint64_t>(
         h, std::min<std::uint64_t>(block, shape.num_aux()) * (sizeof(groth16::g1_affine) + recoded));
     const std::uint64_t g2 = std::min<std::uint64_t>(block, shape.b_query_size()) * (sizeof(groth16::g2_affine) + recoded);
-    e.prover_bytes = std::max({e.prover_bytes, g1, g2});
+    if (std::max(g1, g2) > e.prover_bytes) {
+        e.prover_bytes = std::max(g1, g2);
+        e.prover_part = "the MSMs' scratch";
+    }
     return e;
 }
 
@@ -253,7 +258,7 @@ memory_need prove_memory_need(std::string what, std::uint64_t params_bytes, cons
                                        : std::to_string(jobs_in_flight) + " job(s) x " + format_bytes(e.witness_bytes) +
                                              " of witness",
                    std::uint64_t(jobs_in_flight) * e.witness_bytes},
-                  {"prover", e.prover_bytes}};
+                  {e.prover_part.empty() ? std::string("prover") : "prover (" + e.prover_part + ")", e.prover_bytes}};
     return need;
 }
 

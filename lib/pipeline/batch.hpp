@@ -143,6 +143,9 @@ batch_result prove_batch(const groth16::parameters& params, const groth16::prove
 struct memory_estimate {
     std::uint64_t witness_bytes = 0;
     std::uint64_t prover_bytes = 0;
+    // What bounds prover_bytes, named in the "prover" term ("h step: ..." or "the MSMs'
+    // scratch"); empty: the term is "prover" alone.
+    std::string prover_part = {};
 };
 memory_estimate estimate_memory(std::size_t constraints, std::size_t inputs, std::size_t aux,
                                 const poly::ntt_config& ntt = {});
