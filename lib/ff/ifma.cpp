@@ -1371,51 +1371,6 @@ void butterfly_row_stages_nr_impl(batch_path path, std::span<F> x, size_t rows, 
     }
 }
 
-// The scalar path of affine_add_batch (the reference the IFMA path matches): one chain of
-// prefix products, one inversion, the backward pass. As the MSM's bucket batches do
-// (msm/pippenger.cpp), every result is written in place (ff/in_place.hpp), and the products
-// whose values only feed other products (the prefix products, the running inverse, lambda) are
-// lazy, below 2p (for Fp; Fp2 keeps the full product): lambda's square and y3's product take
-// such inputs and give canonical results, and the total is made canonical (a product by one)
-// before its inversion. prefix[n - 1] is left canonical, for the caller's check for zero.
-template <class F>
-void affine_add_scalar(F* x1, F* y1, const F* x2, const F* y2, const uint8_t* neg, size_t n, std::vector<F>& prefix) {
-    prefix.resize(n);
-    F d, t;
-    sub_to(prefix[0], x2[0], x1[0]);
-    for (size_t i = 1; i < n; ++i) {
-        sub_to(d, x2[i], x1[i]);
-        mul_lazy_to(prefix[i], prefix[i - 1], d);
-    }
-    mul_to(t, prefix[n - 1], F::one());
-    prefix[n - 1] = t;
-    if (t.is_zero()) return;  // refused by the caller before anything is written
-    F inv_buf[2], inv_d, lambda, l2, x3, y3;
-    inv_buf[0] = t.inverse();
-    unsigned cur = 0;  // inv_buf[cur]: the inverse of prefix[i] (ping-pong: no product in place)
-    for (size_t i = n; i-- > 0;) {
-        const F* inv_of_d = &inv_buf[cur];
-        if (i > 0) {
-            mul_lazy_to(inv_d, inv_buf[cur], prefix[i - 1]);
-            sub_to(d, x2[i], x1[i]);
-            mul_lazy_to(inv_buf[cur ^ 1], inv_buf[cur], d);
-            cur ^= 1;
-            inv_of_d = &inv_d;
-        }
-        if (neg[i]) add_to(t, y2[i], y1[i]);
-        else sub_to(t, y2[i], y1[i]);
-        mul_lazy_to(lambda, t, *inv_of_d);
-        sqr_to(l2, lambda);
-        sub_to(x3, l2, x1[i]);
-        sub_to(x3, x3, x2[i]);
-        if (neg[i]) sub_to(t, x3, x1[i]);
-        else sub_to(t, x1[i], x3);
-        mul_to(y3, lambda, t);
-        sub_to(y1[i], y3, y1[i]);
-        x1[i] = x3;
-    }
-}
-
 template <class F>
 [[noreturn]] void refuse_equal_x(std::span<const F> x1, std::span<const F> x2) {
     size_t i = 0;
@@ -1475,9 +1430,14 @@ void affine_add_batch_impl(batch_path path, std::span<F> x1, std::span<F> y1, st
         throw error(errc::device, "affine_add_batch: the AVX-512 IFMA path is not compiled in this build");
 #endif
     }
-    thread_local std::vector<F> prefix;
-    affine_add_scalar(x1.data(), y1.data(), x2.data(), y2.data(), negate.data(), n, prefix);
-    if (prefix[n - 1].is_zero()) refuse_equal_x<F>(x1, x2);
+    // The scalar path, the reference the IFMA path matches: ff::affine_add_chain (in_place.hpp),
+    // the same kernel as the MSM's bucket batches.
+    thread_local std::vector<F> denom, prefix;
+    if (!affine_add_chain(
+            n, denom, prefix, [&](size_t i) -> F& { return x1[i]; }, [&](size_t i) -> F& { return y1[i]; },
+            [&](size_t i) -> const F& { return x2[i]; }, [&](size_t i) -> const F& { return y2[i]; },
+            [&](size_t i) { return negate[i] != 0; }))
+        refuse_equal_x<F>(x1, x2);
 }
 
 }  // namespace

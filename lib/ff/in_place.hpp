@@ -1,9 +1,12 @@
 // Field results written straight into their destination: products, squares, sums and
 // differences of Fp and Fp2 (and sums and differences of any mont_field) for the hot loops of
-// the batched affine additions (msm/pippenger.cpp's bucket batches, ff::affine_add_batch's
-// scalar path). Through the operators a result lands in a temporary and is copied with 16-byte
+// the batched affine additions, and those additions themselves (affine_add_chain: the MSM's
+// bucket batches in msm/pippenger.cpp and ff::affine_add_batch's scalar path). Through the operators a result lands in a temporary and is copied with 16-byte
 // loads of 8-byte stores: a store-forwarding stall each time.
 #pragma once
+
+#include <cstddef>
+#include <vector>
 
 #include "core/cpu.hpp"
 #include "ff/fields.hpp"
@@ -80,6 +83,57 @@ inline void sub_to(fp2& r, const fp2& a, const fp2& b) noexcept {
 inline void add_to(fp2& r, const fp2& a, const fp2& b) noexcept {
     add_to(r.c0, a.c0, b.c0);
     add_to(r.c1, a.c1, b.c1);
+}
+
+// n affine additions (x1_i, y1_i) += (x2_i, y2_i), or += -(x2_i, y2_i) where neg(i), with one
+// shared inversion (Montgomery's trick, fused with the additions in the backward pass): per
+// addition 3M for the inversion, 2M + 1S for lambda, x3 and y3. The coordinates come through
+// accessors (x1(i), y1(i): references to the running point's, written; x2(i), y2(i): the added
+// point's), so each caller keeps its layout (pointers to buckets, arrays). The prefix products,
+// the running inverse and lambda are lazy (mul_lazy_to, below 2p): they feed only products, whose
+// results (lambda's square, y3's product) are canonical; the total is made canonical (a product
+// by one) for its inversion. denom and prefix are scratch (resized to n). False, with nothing
+// written, where the x2_i - x1_i multiply to zero (some x1_i == x2_i); n >= 1.
+template <class F, class X1, class Y1, class X2, class Y2, class Neg>
+bool affine_add_chain(size_t n, std::vector<F>& denom, std::vector<F>& prefix, X1&& x1, Y1&& y1, X2&& x2, Y2&& y2,
+                      Neg&& neg) {
+    denom.resize(n);
+    prefix.resize(n);
+    for (size_t i = 0; i < n; ++i) sub_to(denom[i], x2(i), x1(i));
+    prefix[0] = denom[0];
+    for (size_t i = 1; i < n; ++i) mul_lazy_to(prefix[i], prefix[i - 1], denom[i]);
+    F inv_buf[2], inv_i, t, lambda, l2, x3, y3;
+    mul_to(t, prefix[n - 1], F::one());
+    if (t.is_zero()) return false;
+    inv_buf[0] = t.inverse();
+    unsigned cur = 0;  // inv_buf[cur]: the inverse of prefix[i] (ping-pong: no product in place)
+    for (size_t i = n; i-- > 0;) {
+        const F* inv_of_denom = &inv_buf[cur];
+        if (i > 0) {
+            mul_lazy_to(inv_i, inv_buf[cur], prefix[i - 1]);
+            mul_lazy_to(inv_buf[cur ^ 1], inv_buf[cur], denom[i]);
+            cur ^= 1;
+            inv_of_denom = &inv_i;
+        }
+        F& px = x1(i);
+        F& py = y1(i);
+        const F& qx = x2(i);
+        const F& qy = y2(i);
+        // lambda = (y2 - y1) / (x2 - x1); for -p2 it is -(y2 + y1) / (x2 - x1): computed
+        // without the sign, which moves into y3 = lambda (x1 - x3) - y1.
+        if (neg(i)) add_to(t, qy, py);
+        else sub_to(t, qy, py);
+        mul_lazy_to(lambda, t, *inv_of_denom);
+        sqr_to(l2, lambda);
+        sub_to(x3, l2, px);
+        sub_to(x3, x3, qx);
+        if (neg(i)) sub_to(t, x3, px);
+        else sub_to(t, px, x3);
+        mul_to(y3, lambda, t);
+        sub_to(py, y3, py);
+        px = x3;
+    }
+    return true;
 }
 
 }  // namespace c2lab::ff

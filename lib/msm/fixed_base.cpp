@@ -68,15 +68,19 @@ void mul_block_affine(std::span<const ec::affine<C>> table, unsigned w, unsigned
         // loop's samples (perf, 2 KiB setup, family-23 EPYC).
         constexpr size_t ahead = 8;
         const int32_t* const dw = digits.data() + i * n;
+        // The table point of digit d (nonzero): [|d| 2^(w i)] B.
+        auto point_of = [&](int32_t d) -> const ec::affine<C>& {
+            return table[i * per + static_cast<size_t>(d > 0 ? d - 1 : -d - 1)];
+        };
         for (size_t k = 0; k < n; ++k) {
             if (const int32_t da = k + ahead < n ? dw[k + ahead] : 0; da != 0) {
-                const char* at = reinterpret_cast<const char*>(&table[i * per + static_cast<size_t>(da > 0 ? da - 1 : -da - 1)]);
+                const char* at = reinterpret_cast<const char*>(&point_of(da));
                 __builtin_prefetch(at);
                 __builtin_prefetch(at + sizeof(ec::affine<C>) - 1);
             }
             const int32_t d = dw[k];
             if (d == 0) continue;
-            const ec::affine<C>& t = table[i * per + static_cast<size_t>(d > 0 ? d - 1 : -d - 1)];
+            const ec::affine<C>& t = point_of(d);
             if (t.is_identity()) continue;  // the identity as base
             if (!live[k]) {
                 out[k] = d > 0 ? t : -t;

@@ -25,12 +25,6 @@ namespace c2lab::msm {
 
 namespace {
 
-using ff::add_to;
-using ff::mul_lazy_to;
-using ff::mul_to;
-using ff::sqr_to;
-using ff::sub_to;
-
 constexpr unsigned full_scalar_bits = 255;  // r < 2^255
 using recoded = ff::limbs<5>;               // k + D < 2^(c * windows) <= 2^275
 
@@ -173,8 +167,8 @@ struct affine_adder {
     void run() {
         const size_t n = count;
         if (n == 0) return;
-        // 8 additions per vector operation (ff::affine_add_batch, bit-identical to the loop
-        // below), the sums scattered back.
+        // 8 additions per vector operation (ff::affine_add_batch, bit-identical to the scalar
+        // path below), the sums scattered back.
         if constexpr (ifma_curve) {
             if (gather) {
                 ff::affine_add_batch(ff::batch_path::ifma, std::span(gx1).first(n), std::span(gy1).first(n),
@@ -184,42 +178,11 @@ struct affine_adder {
                 return;
             }
         }
-        denom.resize(n);
-        prefix.resize(n);
-        for (size_t i = 0; i < n; ++i) sub_to(denom[i], src[i]->x, dst[i]->x);
-        // The prefix products, the running inverse and lambda lazily (below 2p:
-        // ff::mont_mul_lazy_into): they feed only products, whose results (the square, y3's
-        // product) are canonical. The total is made canonical for the inversion (a product by one).
-        prefix[0] = denom[0];
-        for (size_t i = 1; i < n; ++i) mul_lazy_to(prefix[i], prefix[i - 1], denom[i]);
-        F inv_buf[2], inv_i, t, lambda, l2, x3, y3;
-        mul_to(t, prefix[n - 1], F::one());
-        inv_buf[0] = t.inverse();
-        unsigned cur = 0;  // inv_buf[cur]: the inverse of prefix[i] (ping-pong, no copies)
-        for (size_t i = n; i-- > 0;) {
-            const F* inv_of_denom = &inv_buf[cur];
-            if (i > 0) {
-                mul_lazy_to(inv_i, inv_buf[cur], prefix[i - 1]);
-                mul_lazy_to(inv_buf[cur ^ 1], inv_buf[cur], denom[i]);
-                cur ^= 1;
-                inv_of_denom = &inv_i;
-            }
-            A& p1 = *dst[i];
-            const A& p2 = *src[i];
-            // lambda = (y2 - y1) / (x2 - x1); for -p2 it is -(y2 + y1) / (x2 - x1): computed
-            // without the sign, which moves into y3 = lambda (x1 - x3) - y1.
-            if (neg[i]) add_to(t, p2.y, p1.y);
-            else sub_to(t, p2.y, p1.y);
-            mul_lazy_to(lambda, t, *inv_of_denom);  // its square and y3's product are canonical
-            sqr_to(l2, lambda);
-            sub_to(x3, l2, p1.x);
-            sub_to(x3, x3, p2.x);
-            if (neg[i]) sub_to(t, x3, p1.x);
-            else sub_to(t, p1.x, x3);
-            mul_to(y3, lambda, t);
-            sub_to(p1.y, y3, p1.y);
-            p1.x = x3;
-        }
+        // The scalar path: the additions through the points as they lie (no gathering).
+        ff::affine_add_chain(
+            n, denom, prefix, [&](size_t i) -> F& { return dst[i]->x; }, [&](size_t i) -> F& { return dst[i]->y; },
+            [&](size_t i) -> const F& { return src[i]->x; }, [&](size_t i) -> const F& { return src[i]->y; },
+            [&](size_t i) { return neg[i] != 0; });
     }
 };
 
