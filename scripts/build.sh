@@ -3,8 +3,9 @@
 #   scripts/build.sh [release|asan|debug] [extra cmake -D options...]
 #   release: -O3, everything: library, CLI, tests, benchmarks, the CUDA backend where nvcc is found
 #   asan:    clang, AddressSanitizer + UndefinedBehaviorSanitizer, -O1, with libFuzzer's coverage
-#            instrumentation: the test suite and every parser's fuzz target from one build
-#            (scripts/fuzz.sh runs the targets of build/asan); no benchmarks, no CUDA
+#            instrumentation in the parsers' libraries: the test suite and every parser's fuzz
+#            target from one build (scripts/fuzz.sh runs the targets of build/asan); no
+#            benchmarks, no CUDA
 #   debug:   -O0 -g
 # A compiler cache (ccache, installed by scripts/setup.sh) is used where present; C2LAB_NO_CCACHE=1
 # leaves it out. Its keys are made relative to the checkout (CCACHE_BASEDIR), so another clone of

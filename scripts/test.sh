@@ -11,8 +11,8 @@
 #                              faults), then the `arith` suites among them once more with
 #                              C2LAB_PORTABLE=1, the portable field arithmetic. Every other test
 #                              runs in the asan step; C2LAB_TEST_SET=all builds and runs them here too
-#   scripts/test.sh asan       one clang build with AddressSanitizer + UndefinedBehaviorSanitizer and
-#                              libFuzzer's instrumentation: every test but the e2e ones and nine
+#   scripts/test.sh asan       one clang build with AddressSanitizer + UndefinedBehaviorSanitizer (and
+#                              libFuzzer's coverage in the parsers' libraries): every test but the e2e ones and nine
 #                              heavy whole-circuit cases (asan_left_out below); on a CPU with
 #                              AVX-512 IFMA the `arith` suites once more with C2LAB_NO_AVX512=1
 #   scripts/test.sh fuzz       every parser's libFuzzer target from build/asan for
@@ -124,7 +124,7 @@ for s in "${steps[@]}"; do
         icount_pid=$!
         echo "(icount: started beside the asan step, output at the icount step)"
       fi
-      begin "asan: build (clang, ASan + UBSan + libFuzzer instrumentation)"
+      begin "asan: build (clang, ASan + UBSan, libFuzzer coverage in the parsers)"
       scripts/build.sh asan
       asan_built=1
       end
