@@ -56,7 +56,7 @@ for other in ntt msm_l msm_a msm_b_g1 msm_b_g2 assemble; do
   line=$(grep -F -- "- $other: **slower**" "$T/out") || continue
   r=$(sed -n 's/.*ratio \([0-9.]*\).*/\1/p' <<<"$line")
   python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < 1.3 else 1)" "$r" ||
-    fail "gate calls $other slower too: $line"
+    { fail "gate calls $other slower too: $line"; continue; }
   echo "note: gate calls $other slower at ratio $r (noise, below 1.3)"
 done
 # The ratio of the msm_h stage: about 2 (it takes as long again); wide bounds, as other load on
