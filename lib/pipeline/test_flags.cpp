@@ -42,9 +42,9 @@ unsigned test_flag_values::inject_slowdown_pct() const noexcept {
 groth16::stage_hook test_flag_values::stage_hook() const {
     if (inject_stage_slowdown == "off") return {};
     // The stage's threads stay busy for as long again, as they would on work that took twice as
-    // long. A sleep let both cores idle instead, and the stage after it then ran up to 1.7x slower
-    // on the side with the injection (msm_l after a sleeping msm_h, 62.6 -> 105.9 ms on the
-    // 2-core family-23 EPYC VM), which the gate rightly called a second regression.
+    // long. A sleep let both cores idle instead, and once the stage after it ran 1.7x slower on
+    // the side with the injection (msm_l after a sleeping msm_h, 62.6 -> 105.9 ms on the 2-core
+    // family-23 EPYC VM in a slow hour), which the gate rightly called a second regression.
     return [stage = inject_stage_slowdown](std::string_view name, double ms) {
         if (name != stage) return;
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double, std::milli>(ms);
