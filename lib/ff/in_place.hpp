@@ -1,8 +1,9 @@
 // Field results written straight into their destination: products, squares, sums and
 // differences of Fp and Fp2 (and sums and differences of any mont_field) for the hot loops of
 // the batched affine additions, and those additions themselves (affine_add_chain: the MSM's
-// bucket batches in msm/pippenger.cpp and ff::affine_add_batch's scalar path). Through the operators a result lands in a temporary and is copied with 16-byte
-// loads of 8-byte stores: a store-forwarding stall each time.
+// bucket batches in msm/pippenger.cpp and ff::affine_add_batch's scalar path). Through the
+// operators a result lands in a temporary and is copied with 16-byte loads of 8-byte stores: a
+// store-forwarding stall each time.
 #pragma once
 
 #include <cstddef>
