@@ -19,6 +19,10 @@
 //   pce_open/<dataset>                                 the cached file mapped, checksummed and
 //                                                      checked, as prove's load_pce stage does
 //   synth_shape/<dataset>                              shape_counter only
+//   shape_pass/<dataset>                               the whole shape pass (densities, entries,
+//                                                      the structure's SHA-256 digest) that
+//                                                      circuit-info and setup run; 2 KiB by
+//                                                      default, 32 GiB with --dataset porep-32gib
 //
 // The direct cases synthesize the challenges one after another (a per-thread rate) unless
 // --flag synth_challenges=parallel is given (auto, the prover's default, is serial here: these
@@ -47,6 +51,7 @@
 #include "porep/circuit.hpp"
 #include "porep_fixture.hpp"
 #include "r1cs/proving_assignment.hpp"
+#include "r1cs/shape_pass.hpp"
 
 namespace {
 
@@ -114,6 +119,20 @@ void synth_shape(benchmark::State& state, std::string name) {
     }
     state.counters["constraints/s"] = benchmark::Counter(double(n) * double(state.iterations()), benchmark::Counter::kIsRate);
     state.counters["constraints"] = double(n);
+}
+
+void shape_pass(benchmark::State& state, std::string name) {
+    const bench::loaded_dataset* dp = bench::dataset_or_skip(state, name);
+    if (!dp) return;
+    const porep::stacked_circuit blank = porep::stacked_circuit::blank(*dp->cfg);
+    r1cs::circuit_shape s;
+    for (auto _ : state) {
+        s = r1cs::shape_of([&](r1cs::shape_pass& pass) { blank.synthesize(pass); });
+        benchmark::DoNotOptimize(s.digest);
+    }
+    state.counters["constraints/s"] =
+        benchmark::Counter(double(s.constraints) * double(state.iterations()), benchmark::Counter::kIsRate);
+    state.counters["constraints"] = double(s.constraints);
 }
 
 using clock_type = std::chrono::steady_clock;
@@ -333,6 +352,10 @@ void register_all() {
     }
     for (const std::string& name : bench::datasets_or({"porep-2kib", "porep-32gib"}))
         benchmark::RegisterBenchmark(("synth_shape/" + name).c_str(), [name](benchmark::State& s) { synth_shape(s, name); })
+            ->Unit(benchmark::kMillisecond)
+            ->UseRealTime();
+    for (const std::string& name : bench::datasets_or({"porep-2kib"}))
+        benchmark::RegisterBenchmark(("shape_pass/" + name).c_str(), [name](benchmark::State& s) { shape_pass(s, name); })
             ->Unit(benchmark::kMillisecond)
             ->UseRealTime();
 }

@@ -142,24 +142,39 @@ TEST(stacked_circuit, generation_is_deterministic) {
 
 // Tampering with the vanilla proofs breaks a constraint: each of these values is bound.
 TEST(stacked_circuit, tampered_witness_is_unsatisfied) {
-    const porep_config& cfg = config_for_sector(kib2);
+    // Each changed value in challenge 0 is caught by a circuit of that challenge alone (half the
+    // synthesis); the two in challenge 1 by the whole partition's, so that a challenge after the
+    // first is checked too.
+    porep_config one = config_for_sector(kib2);
+    one.challenges_per_partition = 1;
     const c1_output& good = file_2kib().phase1_out;
     auto flip = [](domain& d) { d[3] ^= 0x10; };
-    std::vector<std::pair<const char*, std::function<void(c1_output&)>>> cases = {
-        {"data leaf", [&](c1_output& o) { flip(o.vanilla_proofs[0][0].comm_d_proofs.leaf); }},
-        {"comm_d sibling", [&](c1_output& o) { flip(o.vanilla_proofs[0][1].comm_d_proofs.base_path[2].hashes[0]); }},
-        {"drg parent row", [&](c1_output& o) { flip(o.vanilla_proofs[0][0].replica_column_proofs.drg_parents[3].col.rows[1]); }},
-        {"exp parent row", [&](c1_output& o) { flip(o.vanilla_proofs[0][1].replica_column_proofs.exp_parents[7].col.rows[0]); }},
-        {"tree_c sibling", [&](c1_output& o) { flip(o.vanilla_proofs[0][0].replica_column_proofs.c_x.inclusion_proof.base_path[1].hashes[6]); }},
-        {"tree_r_last sibling", [&](c1_output& o) { flip(o.vanilla_proofs[0][1].comm_r_last_proof.base_path[0].hashes[0]); }},
-        {"comm_r", [&](c1_output& o) { flip(o.comm_r); }},
-        {"path index", [&](c1_output& o) { auto& e = o.vanilla_proofs[0][0].comm_r_last_proof.base_path[0]; e.index = (e.index + 1) % 8; }},
+    struct tamper {
+        const char* name;
+        size_t challenge;
+        std::function<void(c1_output&)> mutate;
     };
-    for (auto& [name, mutate] : cases) {
+    const std::vector<tamper> cases = {
+        {"data leaf", 0, [&](c1_output& o) { flip(o.vanilla_proofs[0][0].comm_d_proofs.leaf); }},
+        {"comm_d sibling", 1, [&](c1_output& o) { flip(o.vanilla_proofs[0][1].comm_d_proofs.base_path[2].hashes[0]); }},
+        {"drg parent row", 0, [&](c1_output& o) { flip(o.vanilla_proofs[0][0].replica_column_proofs.drg_parents[3].col.rows[1]); }},
+        {"exp parent row", 0, [&](c1_output& o) { flip(o.vanilla_proofs[0][0].replica_column_proofs.exp_parents[7].col.rows[0]); }},
+        {"tree_c sibling", 0, [&](c1_output& o) { flip(o.vanilla_proofs[0][0].replica_column_proofs.c_x.inclusion_proof.base_path[1].hashes[6]); }},
+        {"tree_r_last sibling", 1, [&](c1_output& o) { flip(o.vanilla_proofs[0][1].comm_r_last_proof.base_path[0].hashes[0]); }},
+        {"comm_r", 0, [&](c1_output& o) { flip(o.comm_r); }},
+        {"path index", 0, [&](c1_output& o) { auto& e = o.vanilla_proofs[0][0].comm_r_last_proof.base_path[0]; e.index = (e.index + 1) % 8; }},
+    };
+    {
+        c1_output c1 = good;  // the untampered one-challenge circuit is satisfied
+        c1.vanilla_proofs[0].resize(1);
+        EXPECT_EQ(first_unsatisfied(synthesize(construct_circuit(one, c1, 0))), -1);
+    }
+    for (const tamper& t : cases) {
         c1_output bad = good;
-        mutate(bad);
-        auto pa = synthesize(construct_circuit(cfg, bad, 0));
-        EXPECT_NE(first_unsatisfied(pa), -1) << name;
+        t.mutate(bad);
+        if (t.challenge == 0) bad.vanilla_proofs[0].resize(1);
+        const porep_config& cfg = t.challenge == 0 ? one : config_for_sector(kib2);
+        EXPECT_NE(first_unsatisfied(synthesize(construct_circuit(cfg, bad, 0))), -1) << t.name;
     }
 }
 

@@ -54,6 +54,7 @@ public:
     // entry[index] += coeff (inserting the entry when absent), with bellpepper's fast paths.
     void add(size_t index, fr coeff) {
         if (terms_.empty() || terms_.back().first < index) {
+            reserve_more(1);
             terms_.emplace_back(index, coeff);
             return;
         }
@@ -82,6 +83,17 @@ public:
     }
 
 private:
+    // Room for `extra` more terms, grown as Rust's Vec grows (bellperson's linear combinations
+    // are Vecs): to at least twice the capacity and never to fewer than 4 terms (RawVec's
+    // MIN_NON_ZERO_CAP for elements up to 1 KiB). std::vector alone would allocate 1, 2, 4 ...
+    // terms; a 3-term combination then costs three allocations instead of one. The inline
+    // small_vector variants keep their own growth.
+    void reserve_more(size_t extra) {
+        if constexpr (std::is_same_v<Container, std::vector<lc_term>>) {
+            const size_t need = terms_.size() + extra;
+            if (need > terms_.capacity()) terms_.reserve(std::max({need, 2 * terms_.capacity(), size_t{4}}));
+        }
+    }
     Container terms_;
 };
 
@@ -95,7 +107,10 @@ void basic_indexer<Container>::add_all(const basic_indexer& other, const fr* sca
         return;
     }
     if (terms_.empty() || terms_.back().first < other.terms_.front().first) {
-        terms_.reserve(terms_.size() + other.size());
+        if constexpr (std::is_same_v<Container, std::vector<lc_term>>)
+            reserve_more(other.size());
+        else
+            terms_.reserve(terms_.size() + other.size());
         for (const auto& t : other.terms_) terms_.emplace_back(t.first, scaled(t.second));
         return;
     }

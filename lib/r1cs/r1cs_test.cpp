@@ -331,6 +331,31 @@ TYPED_TEST(indexer_suite, matrices_reproduce_a_b_c) {
     }
 }
 
+// vec grows as Rust's Vec (bellperson's linear combinations): 4 terms at the first
+// allocation, then at least twice the capacity; appending a longer list takes what it needs.
+TEST(vec_indexer, grows_as_rusts_vec) {
+    vec_indexer v;
+    EXPECT_EQ(v.terms().capacity(), 0u);
+    v.add(3, fr::one());
+    EXPECT_EQ(v.terms().capacity(), 4u);
+    for (size_t i = 4; i < 7; ++i) v.add(i, fr::one());
+    EXPECT_EQ(v.terms().capacity(), 4u);
+    v.add(9, fr::one());
+    EXPECT_EQ(v.terms().capacity(), 8u);
+    v.add(1, fr::one());  // an insert before the end grows as std::vector's insert does
+    EXPECT_GE(v.terms().capacity(), 6u);
+    vec_indexer six;  // indices 10 .. 15
+    for (size_t i = 10; i < 16; ++i) six.add(i, fr::one());
+    vec_indexer w;
+    w.add_all(six, nullptr);  // appended to an empty one: max(needed 6, twice 0, 4)
+    EXPECT_EQ(w.terms().capacity(), 6u);
+    vec_indexer one_term;
+    one_term.add(0, fr::one());
+    one_term.add_all(six, nullptr);  // appended: max(needed 7, twice 4, 4)
+    EXPECT_EQ(one_term.size(), 7u);
+    EXPECT_EQ(one_term.terms().capacity(), 8u);
+}
+
 TEST(shape_counter, counts_match_proving_assignment_and_calls_nothing) {
     for (size_t steps : {1u, 2u, 100u}) {
         shape_counter shape;

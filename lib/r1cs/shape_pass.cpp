@@ -1,5 +1,7 @@
 #include "r1cs/shape_pass.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <cstring>
 
 #include <openssl/evp.h>
@@ -14,13 +16,15 @@ constexpr char digest_prefix[] = "c2lab r1cs shape v1";  // hashed with its term
 const fr minus_one = -fr::one();
 }  // namespace
 
-// SHA-256 over bytes gathered in a buffer (one EVP update per 64 KiB, not per term).
+// SHA-256 over bytes gathered in a buffer (one EVP update per 64 KiB, not per term). The words
+// go in with one 8-byte store each: on a little-endian host (every one c2lab builds for) their
+// bytes in memory are already the digest's little-endian encoding. Before, each word went
+// through std::vector::insert: 13% of a 2 KiB pass on the family-23 EPYC (perf).
 class shape_pass::hasher {
 public:
-    hasher() : ctx_(EVP_MD_CTX_new()) {
+    hasher() : ctx_(EVP_MD_CTX_new()), buf_(std::make_unique<uint8_t[]>(capacity + slack)) {
         if (!ctx_ || EVP_DigestInit_ex(ctx_, EVP_sha256(), nullptr) != 1)
             throw error(errc::internal, "shape_pass: cannot start SHA-256");
-        buf_.reserve(capacity + 64);
     }
     ~hasher() { EVP_MD_CTX_free(ctx_); }
     hasher(const hasher&) = delete;
@@ -28,16 +32,23 @@ public:
 
     void put(const void* p, size_t n) {
         const auto* b = static_cast<const uint8_t*>(p);
-        buf_.insert(buf_.end(), b, b + n);
-        if (buf_.size() >= capacity) flush();
+        while (n > 0) {
+            const size_t k = std::min(n, capacity - pos_);
+            std::memcpy(buf_.get() + pos_, b, k);
+            pos_ += k, b += k, n -= k;
+            if (pos_ >= capacity) flush();
+        }
     }
     void put_u64(uint64_t x) {
-        uint8_t b[8];
-        for (int i = 0; i < 8; ++i) b[i] = static_cast<uint8_t>(x >> (8 * i));
-        put(b, 8);
+        static_assert(std::endian::native == std::endian::little, "the digest's words are stored as they lie in memory");
+        std::memcpy(buf_.get() + pos_, &x, 8);  // pos_ < capacity: slack holds the 8 bytes
+        pos_ += 8;
+        if (pos_ >= capacity) flush();
     }
     void put_fr(const fr& x) {
-        for (uint64_t limb : x.mont) put_u64(limb);
+        std::memcpy(buf_.get() + pos_, x.mont.data(), 32);  // four limbs, least significant first
+        pos_ += 32;
+        if (pos_ >= capacity) flush();
     }
     std::array<uint8_t, 32> finish() {
         flush();
@@ -50,14 +61,15 @@ public:
 
 private:
     static constexpr size_t capacity = size_t{1} << 16;
+    static constexpr size_t slack = 32;  // the largest single store (put_fr) past capacity - 1
     void flush() {
-        if (buf_.empty()) return;
-        if (EVP_DigestUpdate(ctx_, buf_.data(), buf_.size()) != 1)
-            throw error(errc::internal, "shape_pass: SHA-256 failed");
-        buf_.clear();
+        if (pos_ == 0) return;
+        if (EVP_DigestUpdate(ctx_, buf_.get(), pos_) != 1) throw error(errc::internal, "shape_pass: SHA-256 failed");
+        pos_ = 0;
     }
     EVP_MD_CTX* ctx_;
-    std::vector<uint8_t> buf_;
+    std::unique_ptr<uint8_t[]> buf_;
+    size_t pos_ = 0;
 };
 
 std::string circuit_shape::digest_hex() const { return to_hex(digest); }

@@ -30,12 +30,15 @@
 // digest have the same constraints term for term (up to a SHA-256 collision). The +-1 tags
 // halve the bytes hashed (69% of the 2 KiB PoRep circuit's terms are +-1, r1cs/pce.hpp).
 // SHA-256 rather than a faster non-cryptographic hash: OpenSSL's runs at 1.74 GB/s on the
-// 2-core AMD EPYC of results/reference/ (`openssl speed -evp sha256`, 16 KiB blocks, SHA-NI),
-// and `perf record` of `c2lab circuit-info --sector 2KiB` (a 2.0 s pass) put 17.8% of the
-// samples in libcrypto and 11% in encoding the terms; the rest is building the linear
-// combinations (malloc / free, merges, the gadgets), which any digest pays. A hash twice as fast
-// would save under a tenth of the pass; the pass's result is memoized on disk anyway
-// (pipeline/shape_memo.hpp).
+// 2-core AMD EPYC of family 25 and 1.2 GB/s on the one of family 23 (`openssl speed -evp
+// sha256`, 64 KiB blocks, SHA-NI on both). The 2 KiB circuit hashes about 400 MB (a third each
+// the term words, the coefficients other than +-1, the two counts per linear combination):
+// `perf record` of a 2 KiB pass put 17.8% (family 25) and 19% (family 23) of the samples in
+// libcrypto. The rest is building the linear combinations (malloc / free, merges, the
+// gadgets), which any digest pays, and encoding the terms (13% on family 23 while each word
+// went through std::vector::insert, about 9% with the buffer's stores). A hash twice as fast
+// would save a tenth of the pass, and its result is memoized on disk anyway
+// (pipeline/shape_memo.hpp); the digest stays the cache key that old entries were made under.
 #pragma once
 
 #include <array>

@@ -2,10 +2,15 @@
 // constraint matrices' (hash chain, and a circuit with zero coefficients, repeated terms and
 // variables only in C); the digest is stable from run to run and changes with one
 // coefficient, with terms swapped between A and B, with an added constraint, with a term
-// moved from one variable to another, and with the input / aux kind of a variable.
+// moved from one variable to another, and with the input / aux kind of a variable; and the
+// digest is SHA-256 of the encoding shape_pass.hpp documents, written out byte by byte from
+// the constraint matrices.
 #include "r1cs/shape_pass.hpp"
 
 #include <gtest/gtest.h>
+#include <openssl/sha.h>
+
+#include <cstring>
 
 #include "r1cs/constraint_matrices.hpp"
 #include "r1cs/proving_assignment.hpp"
@@ -54,6 +59,58 @@ void synthesize_variant(CS& cs, const variant& v) {
 
 circuit_shape shape_of_variant(const variant& v) {
     return shape_of([&](shape_pass& p) { synthesize_variant(p, v); });
+}
+
+// The digest's encoding (shape_pass.hpp, version 1) written out naively from the constraint
+// matrices, each integer byte by byte, and hashed in one call.
+std::array<uint8_t, 32> reference_digest(const constraint_matrices<>& cm) {
+    std::vector<uint8_t> bytes;
+    const char prefix[] = "c2lab r1cs shape v1";
+    bytes.insert(bytes.end(), prefix, prefix + sizeof prefix);  // the terminating zero included
+    auto u64 = [&](uint64_t x) {
+        for (int i = 0; i < 8; ++i) bytes.push_back(uint8_t(x >> (8 * i)));
+    };
+    const fr minus_one = -fr::one();
+    for (size_t r = 0; r < cm.num_constraints(); ++r) {
+        for (const sparse_matrix* m : {&cm.a(), &cm.b(), &cm.c()}) {
+            const auto row = m->row(r);
+            uint64_t inputs = 0;
+            for (const auto& [v, k] : row) inputs += v.is_input();
+            u64(inputs);
+            u64(row.size() - inputs);
+            for (const auto& [v, k] : row) {  // inputs first, then aux, each sorted by index
+                const uint64_t tag = k == fr::zero() ? 3 : k == fr::one() ? 0 : k == minus_one ? 1 : 2;
+                u64(uint64_t(v.index) << 2 | tag);
+                if (tag == 2)
+                    for (uint64_t limb : k.mont) u64(limb);
+            }
+        }
+    }
+    u64(cm.num_constraints());
+    u64(cm.num_inputs());
+    u64(cm.num_aux());
+    std::array<uint8_t, 32> out{};
+    SHA256(bytes.data(), bytes.size(), out.data());
+    return out;
+}
+
+TEST(shape_pass, digest_is_sha256_of_the_documented_encoding) {
+    // The variants (zero coefficients, -1, a coefficient of 5, inputs and aux), and hash chains
+    // long enough that the pass's 64 KiB buffer fills many times (2000 steps: about 0.2 MB).
+    for (const variant& v : {variant{}, variant{.coeff = 1}, variant{.aux_not_input = true}}) {
+        constraint_matrices<> cm;
+        synthesize_variant(cm, v);
+        cm.enforce_input_constraints();
+        EXPECT_EQ(shape_of_variant(v).digest, reference_digest(cm)) << v.coeff;
+    }
+    for (size_t steps : {1, 2000}) {
+        hash_chain blank;
+        blank.steps = steps;
+        constraint_matrices<> cm;
+        blank.synthesize(cm);
+        cm.enforce_input_constraints();
+        EXPECT_EQ(shape_of([&](shape_pass& p) { blank.synthesize(p); }).digest, reference_digest(cm)) << steps;
+    }
 }
 
 TEST(shape_pass, hash_chain_counts_and_densities_equal_the_proving_assignment) {
