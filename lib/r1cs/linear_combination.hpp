@@ -17,6 +17,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -88,8 +89,9 @@ private:
     // MIN_NON_ZERO_CAP for elements up to 1 KiB). std::vector alone would allocate 1, 2, 4 ...
     // terms; a 3-term combination then costs three allocations instead of one. The inline
     // small_vector variants keep their own growth.
+    static constexpr bool grows_as_rust_vec = std::is_same_v<Container, std::vector<lc_term>>;
     void reserve_more(size_t extra) {
-        if constexpr (std::is_same_v<Container, std::vector<lc_term>>) {
+        if constexpr (grows_as_rust_vec) {
             const size_t need = terms_.size() + extra;
             if (need > terms_.capacity()) terms_.reserve(std::max({need, 2 * terms_.capacity(), size_t{4}}));
         }
@@ -107,7 +109,7 @@ void basic_indexer<Container>::add_all(const basic_indexer& other, const fr* sca
         return;
     }
     if (terms_.empty() || terms_.back().first < other.terms_.front().first) {
-        if constexpr (std::is_same_v<Container, std::vector<lc_term>>)
+        if constexpr (grows_as_rust_vec)
             reserve_more(other.size());
         else
             terms_.reserve(terms_.size() + other.size());
