@@ -53,7 +53,9 @@
 // GCC 12 warns "'__Y' may be used uninitialized" inside immintrin.h for the intrinsics that
 // start from _mm512_undefined_epi32() (shifts, permutes): a false positive, GCC bug 105593
 // (reported as "is used uninitialized" where the kernel is inlined into a loop).
+#if !defined(__clang__)  // clang has no -Wmaybe-uninitialized (and no such false positive)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #include <immintrin.h>
 #endif
@@ -968,7 +970,6 @@ C2LAB_IFMA_TARGET f52 vsub(const f52& a, const f52& b) { return reduced(vdiff_la
 C2LAB_IFMA_TARGET f52 vadd(const f52& a, const f52& b) { return reduced(vsum_lazy(a, b)); }
 // Lane by lane: a - b where m is set, b - a elsewhere (mod p).
 C2LAB_IFMA_TARGET f52 vsub_either(__mmask8 m, const f52& a, const f52& b) { return reduced(vsub_either_lazy(m, a, b)); }
-C2LAB_IFMA_TARGET f52 vsqr(const f52& a) { return vmul(a, a); }
 
 
 C2LAB_IFMA_TARGET f52x2 vmul(const f52x2& a, const f52x2& b) {
