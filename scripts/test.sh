@@ -11,10 +11,10 @@
 #                              faults), then the `arith` suites among them once more with
 #                              C2LAB_PORTABLE=1, the portable field arithmetic. Every other test
 #                              runs in the asan step; C2LAB_TEST_SET=all builds and runs them here too
-#   scripts/test.sh asan       one clang build with AddressSanitizer + UndefinedBehaviorSanitizer (and
-#                              libFuzzer's coverage in the parsers' libraries): every test but the e2e ones and nine
-#                              heavy whole-circuit cases (asan_left_out below); on a CPU with
-#                              AVX-512 IFMA the `arith` suites once more with C2LAB_NO_AVX512=1
+#   scripts/test.sh asan       one clang build with AddressSanitizer + UndefinedBehaviorSanitizer
+#                              (libFuzzer's coverage in the parsers' libraries): every test but the
+#                              e2e ones and nine heavy whole-circuit cases (asan_left_out below); on
+#                              a CPU with AVX-512 IFMA the `arith` suites once more with C2LAB_NO_AVX512=1
 #   scripts/test.sh fuzz       every parser's libFuzzer target from build/asan for
 #                              C2LAB_FUZZ_SECONDS each (10 by default), two at a time (scripts/fuzz.sh)
 #   scripts/test.sh icount     instruction counts under valgrind (scripts/icount.sh --gate) against the

@@ -1,6 +1,5 @@
 #include "r1cs/shape_pass.hpp"
 
-#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -30,24 +29,14 @@ public:
     hasher(const hasher&) = delete;
     hasher& operator=(const hasher&) = delete;
 
-    void put(const void* p, size_t n) {
-        const auto* b = static_cast<const uint8_t*>(p);
-        while (n > 0) {
-            const size_t k = std::min(n, capacity - pos_);
-            std::memcpy(buf_.get() + pos_, b, k);
-            pos_ += k, b += k, n -= k;
-            if (pos_ >= capacity) flush();
-        }
-    }
-    void put_u64(uint64_t x) {
+    void put_u64(uint64_t x) { store<8>(&x); }
+    void put_fr(const fr& x) { store<32>(x.mont.data()); }  // four limbs, least significant first
+    template <size_t N>
+    void store(const void* p) {  // N bytes as they lie in memory; pos_ < capacity before
         static_assert(std::endian::native == std::endian::little, "the digest's words are stored as they lie in memory");
-        std::memcpy(buf_.get() + pos_, &x, 8);  // pos_ < capacity: slack holds the 8 bytes
-        pos_ += 8;
-        if (pos_ >= capacity) flush();
-    }
-    void put_fr(const fr& x) {
-        std::memcpy(buf_.get() + pos_, x.mont.data(), 32);  // four limbs, least significant first
-        pos_ += 32;
+        static_assert(N <= slack);
+        std::memcpy(buf_.get() + pos_, p, N);
+        pos_ += N;
         if (pos_ >= capacity) flush();
     }
     std::array<uint8_t, 32> finish() {
@@ -61,7 +50,7 @@ public:
 
 private:
     static constexpr size_t capacity = size_t{1} << 16;
-    static constexpr size_t slack = 32;  // the largest single store (put_fr) past capacity - 1
+    static constexpr size_t slack = 32;  // the largest store past capacity - 1
     void flush() {
         if (pos_ == 0) return;
         if (EVP_DigestUpdate(ctx_, buf_.get(), pos_) != 1) throw error(errc::internal, "shape_pass: SHA-256 failed");
@@ -75,7 +64,7 @@ private:
 std::string circuit_shape::digest_hex() const { return to_hex(digest); }
 
 shape_pass::shape_pass() : h_(std::make_unique<hasher>()) {
-    h_->put(digest_prefix, sizeof digest_prefix);
+    h_->store<sizeof digest_prefix>(digest_prefix);
     push_input();  // the one
 }
 
