@@ -162,5 +162,19 @@ TEST(g2, psi_is_an_endomorphism_acting_as_p) {
     EXPECT_EQ(g2_psi(a).to_jacobian(), a.to_jacobian() * p_mod_r);
 }
 
+// psi's constants are literals in subgroup.cpp: psi is the formula of g2.hpp, evaluated here.
+TEST(g2, psi_is_the_formula_with_powers_of_xi) {
+    rng g(26);
+    for (int i = 0; i < 3; ++i) {
+        auto a = (g2_jacobian::generator() * ff::fr::random(g)).to_affine();
+        // (p - 1) / 3 and (p - 1) / 2 as exponents: frobenius_v is xi^((p-1)/3) (fp_tower_test).
+        const ff::fp2 x = a.x.conjugate() * ff::frobenius_v.inverse();
+        const ff::fp2 y = a.y.conjugate() * ff::xi.pow(ff::fp::p_minus_1_over_2).inverse();
+        const g2_affine want{x, y};
+        EXPECT_TRUE(want.is_on_curve());
+        EXPECT_EQ(g2_psi(a), want);
+    }
+}
+
 }  // namespace
 }  // namespace c2lab::ec
