@@ -14,6 +14,9 @@ struct fp_params {
     static constexpr limbs<6> modulus = {0xb9feffffffffaaab, 0x1eabfffeb153ffff, 0x6730d2a0f6b0f624,
                                          0x64774b84f38512bf, 0x4b1ba7b6434bacd7, 0x1a0111ea397fe69a};
     static constexpr uint64_t nonresidue = 2;  // p = 3 mod 8, so 2 is not a square
+    // nonresidue^t for p - 1 = 2 t (2-adicity 1): -1, that is p - 1 (canonical limbs).
+    static constexpr limbs<6> two_adic_root = {0xb9feffffffffaaaa, 0x1eabfffeb153ffff, 0x6730d2a0f6b0f624,
+                                               0x64774b84f38512bf, 0x4b1ba7b6434bacd7, 0x1a0111ea397fe69a};
 };
 
 struct fr_params {
@@ -21,6 +24,9 @@ struct fr_params {
     static constexpr limbs<4> modulus = {0xffffffff00000001, 0x53bda402fffe5bfe, 0x3339d80809a1d805,
                                          0x73eda753299d7d48};
     static constexpr uint64_t nonresidue = 7;  // the multiplicative generator used by zkcrypto and bellman
+    // 7^t for r - 1 = 2^32 t (canonical limbs; zkcrypto/bls12_381 src/scalar.rs, ROOT_OF_UNITY).
+    static constexpr limbs<4> two_adic_root = {0x3829971f439f0d2b, 0xb63683508c2280b9, 0xd09b681922c813b4,
+                                               0x16a2a19edfe81f20};
 };
 
 using fp = mont_field<fp_params>;

@@ -402,8 +402,11 @@ public:
         return t;
     }();
     static constexpr repr t_minus_1_over_2 = [] { repr t = odd_part; t[0] -= 1; shr1(t); return t; }();
-    // A primitive 2^s-th root of unity: g^t for the non-residue g. Defined (constexpr) after
-    // the class: a constexpr member of the class's own type needs the complete type (clang).
+    // A primitive 2^s-th root of unity: g^t for the non-residue g, a literal of P (computing the
+    // pow here cost every translation unit that took a square root in Fp 2.1 s of GCC 12's
+    // constant evaluation, and one that took an Fr root 0.5 s; mont_field_test checks it against
+    // the pow at run time). Defined (constexpr) after the class: a constexpr member of the
+    // class's own type needs the complete type (clang).
     static const mont_field two_adic_root;
 
     // A primitive 2^log_n-th root of unity, for log_n <= two_adicity.
@@ -428,8 +431,7 @@ private:
 };
 
 template <class P>
-inline constexpr mont_field<P> mont_field<P>::two_adic_root =
-    mont_field<P>::from_u64(P::nonresidue).pow(mont_field<P>::odd_part);
+inline constexpr mont_field<P> mont_field<P>::two_adic_root = mont_field<P>::from_canonical(P::two_adic_root);
 
 // Montgomery's trick: invert every element with one inversion and 3(n-1) multiplications.
 // Zeros stay zero and do not disturb the others.

@@ -401,6 +401,8 @@ TYPED_TEST(prime_field, sqrt_and_legendre) {
 
 TYPED_TEST(prime_field, roots_of_unity) {
     using F = TypeParam;
+    // The literal of the field's parameters is the power it stands for.
+    EXPECT_EQ(F::two_adic_root, F::from_u64(F::nonresidue).pow(F::odd_part));
     for (size_t k = 1; k <= F::two_adicity; ++k) {
         F w = F::root_of_unity(k);
         F x = w;
