@@ -6,7 +6,8 @@
 #            instrumentation in the parsers' libraries: the test suite and every parser's fuzz
 #            target from one build (scripts/fuzz.sh runs the targets of build/asan); no
 #            benchmarks, no CUDA
-#   debug:   -O0 -g
+#   debug:   -O0 -g, without the precompiled headers (C2LAB_PCH=OFF): every file parses its own
+#            includes, so a missing #include of a standard or third-party header shows here
 # A compiler cache (ccache, installed by scripts/setup.sh) is used where present; C2LAB_NO_CCACHE=1
 # leaves it out. Its keys are made relative to the checkout (CCACHE_BASEDIR), so another clone of
 # the same commits reuses the objects.
@@ -29,13 +30,16 @@ case "$config" in
               -DC2LAB_CUDA=OFF -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only"
               -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only"
               -DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=16) ;;
-  debug) opts=(-DCMAKE_BUILD_TYPE=Debug) ;;
+  debug) opts=(-DCMAKE_BUILD_TYPE=Debug -DC2LAB_PCH=OFF) ;;
   *) echo "usage: scripts/build.sh [release|asan|debug] [cmake options...]" >&2; exit 2 ;;
 esac
 generator=()
 if command -v ninja >/dev/null 2>&1 && [ ! -f "build/$config/Makefile" ]; then generator=(-G Ninja); fi
 if [ "${C2LAB_NO_CCACHE:-0}" != 1 ] && command -v ccache >/dev/null 2>&1; then
+  # The sloppiness lets ccache cache the files compiled with the precompiled headers (C2LAB_PCH):
+  # without it every such compile is "uncacheable".
   export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
+  export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_file_mtime,include_file_ctime}"
   opts+=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
 fi
 targets=()
