@@ -15,8 +15,11 @@ struct fp_params {
                                          0x64774b84f38512bf, 0x4b1ba7b6434bacd7, 0x1a0111ea397fe69a};
     static constexpr uint64_t nonresidue = 2;  // p = 3 mod 8, so 2 is not a square
     // nonresidue^t for p - 1 = 2 t (2-adicity 1): -1, that is p - 1 (canonical limbs).
-    static constexpr limbs<6> two_adic_root = {0xb9feffffffffaaaa, 0x1eabfffeb153ffff, 0x6730d2a0f6b0f624,
-                                               0x64774b84f38512bf, 0x4b1ba7b6434bacd7, 0x1a0111ea397fe69a};
+    static constexpr limbs<6> two_adic_root = [] {
+        limbs<6> r = modulus;
+        r[0] -= 1;  // ...aaab: no borrow
+        return r;
+    }();
 };
 
 struct fr_params {
