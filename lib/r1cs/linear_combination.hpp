@@ -245,15 +245,34 @@ private:
 };
 
 namespace detail {
+// acc += k * x for a coefficient k other than 1 and -1 (the callers add or subtract x for
+// those). Most such terms weigh a bit by 2^i (the gadgets' packings of UInt32 words and of
+// hash outputs), so x is 0 or 1 far more often than not: then the product is 0 or k and is
+// skipped (a Montgomery product of Fr is 32 mulx). Shared by the direct synthesis and the
+// pre-compiled circuit's rows (pce.cpp). With -1 subtracted in evaluate_side as well, the 2 KiB
+// synthesis went from 1.75-1.84 to 2.02-2.06 M constraints/s on one thread of a family-23 EPYC
+// (Zen 1, binaries alternated; results/reference/synth-bits-2026-12-06.md).
+inline void add_weighted(fr& acc, const fr& x, const fr& k) noexcept {
+    if (x.is_one())
+        acc += k;
+    else if (!x.is_zero())
+        acc.add_product(x, k);
+}
+
+inline constexpr fr minus_one_fr = -fr::one();
+
 template <class Indexer>
 fr evaluate_side(const Indexer& side, std::span<const fr> assignment, density_bitmap* density) noexcept {
     fr acc = fr::zero();
     for (const auto& [index, coeff] : side) {
         if (coeff.is_zero()) continue;
+        const fr& x = assignment[index];
         if (coeff.is_one())
-            acc += assignment[index];
+            acc += x;
+        else if (coeff == minus_one_fr)
+            acc -= x;
         else
-            acc.add_product(assignment[index], coeff);
+            add_weighted(acc, x, coeff);
         if (density) density->set(index);
     }
     return acc;

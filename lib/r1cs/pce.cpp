@@ -17,6 +17,7 @@
 #include "core/file.hpp"
 #include "core/parallel.hpp"
 #include "core/xxh3.hpp"
+#include "r1cs/linear_combination.hpp"
 
 namespace c2lab::r1cs {
 
@@ -125,10 +126,8 @@ void evaluate_rows(const uint8_t* starts, const uint8_t* entries, uint64_t nnz, 
                 acc += x;
             else if (e.coeff == id_minus_one)
                 acc -= x;
-            else if (x.is_one())  // a bit set: most multiplied entries weigh a bit by 2^i
-                acc += coeffs[e.coeff];
-            else if (!x.is_zero())
-                acc += x * coeffs[e.coeff];
+            else
+                detail::add_weighted(acc, x, coeffs[e.coeff]);
         }
         out[r] = acc;
         s0 = s1;

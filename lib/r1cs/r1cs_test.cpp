@@ -147,13 +147,30 @@ TYPED_TEST(indexer_suite, lc_plus_lc_merges_and_scales) {
 TYPED_TEST(indexer_suite, evaluate_matches_naive_sum) {
     using lc_t = linear_combination<TypeParam>;
     rng g(13);
+    // Values and coefficients as the gadgets make them, beside random ones: bits (the evaluation
+    // skips the product of a 0 or 1 value), -1, and powers of two (a packing's weights).
+    auto value = [&] {
+        switch (g.below(4)) {
+            case 0: return fr::zero();
+            case 1: return fr::one();
+            case 2: return -fr::one();
+            default: return fr::random(g);
+        }
+    };
     std::vector<fr> in(10), aux(30);
-    for (auto& v : in) v = fr::random(g);
-    for (auto& v : aux) v = fr::random(g);
-    for (int round = 0; round < 30; ++round) {
+    for (auto& v : in) v = value();
+    for (auto& v : aux) v = value();
+    for (int round = 0; round < 60; ++round) {
         lc_t lc;
         for (size_t t = g.below(15); t-- > 0;) {
-            fr k = g.below(3) == 0 ? fr::one() : g.below(5) == 0 ? fr::zero() : fr::random(g);
+            fr k;
+            switch (g.below(5)) {
+                case 0: k = fr::one(); break;
+                case 1: k = -fr::one(); break;
+                case 2: k = fr::from_u64(uint64_t{1} << g.below(64)); break;
+                case 3: k = g.below(4) == 0 ? fr::zero() : fr::random(g); break;
+                default: k = fr::random(g); break;
+            }
             lc.add(g.below(2) ? variable::input(g.below(10)) : variable::aux(g.below(30)), k);
         }
         fr want = fr::zero();
