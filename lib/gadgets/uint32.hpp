@@ -105,25 +105,37 @@ private:
     // lc += sum of the terms. The terms come in no particular variable order; adding them
     // sorted keeps every insertion an append (or an add to the last entry) instead of an
     // insertion into the middle. The result is the same linear combination, zero
-    // coefficients included, as adding them one by one in bellpepper's order.
+    // coefficients included, as adding them one by one in bellpepper's order (the terms of one
+    // variable are summed, and a sum does not depend on its order). The sort moves 16-byte keys
+    // (the variable's order as one word, the weight's exponent and sign), not the 48-byte
+    // (variable, coefficient) pairs, and std::sort allocates nothing where std::stable_sort took a
+    // buffer per call.
     void add_sorted(lc_type& lc, const std::vector<weighted_bit>& terms) {
         scratch_.clear();
+        auto push = [&](variable v, uint32_t exp, bool negative) {
+            scratch_.push_back({(uint64_t{v.is_aux()} << 63) | v.index, exp, negative});
+        };
         for (const auto& t : terms) {
-            const fr& k = pow2(t.exp);
             switch (t.bit.get_kind()) {
                 case boolean::kind::constant:
-                    if (t.bit.constant_value()) scratch_.push_back({CS::one(), k});
+                    if (t.bit.constant_value()) push(CS::one(), t.exp, false);
                     break;
-                case boolean::kind::is: scratch_.push_back({t.bit.bit().var, k}); break;
+                case boolean::kind::is: push(t.bit.bit().var, t.exp, false); break;
                 case boolean::kind::negated:
-                    scratch_.push_back({CS::one(), k});
-                    scratch_.push_back({t.bit.bit().var, -k});
+                    push(CS::one(), t.exp, false);
+                    push(t.bit.bit().var, t.exp, true);
                     break;
             }
         }
-        std::stable_sort(scratch_.begin(), scratch_.end(),
-                         [](const auto& x, const auto& y) { return x.first < y.first; });
-        for (const auto& [v, k] : scratch_) lc.add(v, k);
+        std::sort(scratch_.begin(), scratch_.end(), [](const sort_term& x, const sort_term& y) { return x.key < y.key; });
+        constexpr uint64_t aux_bit = uint64_t{1} << 63;
+        for (const sort_term& t : scratch_) {
+            const variable v = (t.key & aux_bit) ? variable::aux(t.key & ~aux_bit) : variable::input(t.key);
+            if (t.negative)
+                lc.add(v, -pow2(t.exp));
+            else
+                lc.add(v, pow2(t.exp));
+        }
     }
 
     void accumulate() {
@@ -148,7 +160,14 @@ private:
     size_t ops_ = 0;
     size_t bits_used_ = 0;
     std::vector<weighted_bit> lhs_, rhs_, scratch_lhs_, scratch_rhs_;
-    std::vector<std::pair<variable, fr>> scratch_;
+    // A term of add_sorted: inputs order before aux variables (the top bit), then by index.
+    struct sort_term {
+        uint64_t key;
+        uint32_t exp;
+        bool negative;
+    };
+    static_assert(sizeof(sort_term) == 16);
+    std::vector<sort_term> scratch_;
 };
 
 namespace detail {
