@@ -54,7 +54,13 @@ end() {
 }
 print_times() {
   local rc=$?
-  if [ -n "$icount_pid" ]; then pkill -P "$icount_pid" 2>/dev/null; kill "$icount_pid" 2>/dev/null; rm -f "$icount_log"; fi
+  # The icount run beside the asan step may have finished already: pkill and kill then fail, and
+  # under set -e that would end this handler before the table.
+  if [ -n "$icount_pid" ]; then
+    pkill -P "$icount_pid" 2>/dev/null || true
+    kill "$icount_pid" 2>/dev/null || true
+    rm -f "$icount_log"
+  fi
   if [ -n "$step_name" ]; then timing_names+=("$step_name (failed)"); timing_secs+=($(($(date +%s) - step_start))); fi
   echo
   echo "== c2lab tests: time per step (wall) =="
