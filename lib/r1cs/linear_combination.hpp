@@ -259,6 +259,8 @@ inline void add_weighted(fr& acc, const fr& x, const fr& k) noexcept {
         acc.add_product(x, k);
 }
 
+// -1, the coefficient the r1cs layer takes as a subtraction (here, the shape pass's encoding tag,
+// the pre-compiled circuit's coefficient id).
 inline constexpr fr minus_one_fr = -fr::one();
 
 template <class Indexer>

@@ -217,8 +217,7 @@ void pce_compiler::add(unsigned m, variable v, const fr& k) {
                                          " does not fit a u32 column");
     const uint32_t col = v.is_input() ? (input_bit | static_cast<uint32_t>(v.index)) : static_cast<uint32_t>(v.index);
     // +-1 (68.7% of the 2 KiB circuit's terms) without hashing.
-    static constexpr fr minus_one = -fr::one();
-    const uint32_t id = k.is_one() ? id_one : (k == minus_one ? id_minus_one : s_->dict.id(k));
+    const uint32_t id = k.is_one() ? id_one : (k == detail::minus_one_fr ? id_minus_one : s_->dict.id(k));
     s_->m[m].entries.push_back({col, id});
 }
 

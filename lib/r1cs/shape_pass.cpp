@@ -7,12 +7,12 @@
 
 #include "core/error.hpp"
 #include "core/hex.hpp"
+#include "r1cs/linear_combination.hpp"
 
 namespace c2lab::r1cs {
 
 namespace {
 constexpr char digest_prefix[] = "c2lab r1cs shape v1";  // hashed with its terminating zero
-const fr minus_one = -fr::one();
 }  // namespace
 
 // SHA-256 over bytes gathered in a buffer (one EVP update per 64 KiB, not per term). The words
@@ -86,7 +86,7 @@ void shape_pass::put_lc(const lc_type& lc, density_bitmap* input_density, densit
             if (coeff.is_zero()) {
                 tag = 3;
             } else {
-                tag = coeff.is_one() ? 0 : coeff == minus_one ? 1 : 2;
+                tag = coeff.is_one() ? 0 : coeff == detail::minus_one_fr ? 1 : 2;
                 if (density) density->set(index);
             }
             h_->put_u64(uint64_t(index) << 2 | tag);
