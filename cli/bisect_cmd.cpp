@@ -7,8 +7,10 @@
 // engine (regressions/ab.hpp: shuffled rounds, ratio of medians with its bootstrap interval,
 // Mann-Whitney, the margin). slower -> `git bisect bad`; same or faster -> `git bisect good`
 // (--find faster: the other way round);
-// inconclusive -> the rounds doubled once, then the nearer side (the ratio against the midpoint
-// of 1 and the bad commit's measured ratio); a failed build -> `git bisect skip`.
+// inconclusive -> the rounds doubled once, then the candidate measured against the bad commit's
+// binary as well: measurably on the good side of it -> good; else the end it is nearer to, by the
+// two ratios of those interleaved runs (not by the bad commit's ratio measured earlier, in another
+// minute of a noisy machine); a failed build -> `git bisect skip`.
 // git bisect runs in a worktree of its own, so the user's checkout is never touched.
 #include <sys/wait.h>
 #include <unistd.h>
@@ -101,8 +103,10 @@ struct bisector {
         }
     }
 
+    // record: false for the second look at an inconclusive candidate (against the bad commit),
+    // whose samples the history already holds from its first comparison.
     judged compare(const std::string& good_bin, const std::string& cand_bin, std::size_t rounds,
-                   const std::string& cand_commit) {
+                   const std::string& cand_commit, bool record_samples = true) {
         ab::config c;
         c.filter = a.filter;
         c.rounds = rounds;
@@ -130,7 +134,7 @@ struct bisector {
         };
         const ab::collection data = ab::collect(vs, c, run);
         const ab::result r = ab::analyse(vs, data, c);
-        record(cand_commit, data);
+        if (record_samples) record(cand_commit, data);
         for (const ab::row& row : r.rows)
             if (row.variant == 1) return {row.verdict, row.cmp.ci.ratio, row.cmp.ci.lo, row.cmp.ci.hi, row.benchmark};
         throw error(errc::bad_input, "--filter '" + a.filter + "' matched no benchmark of both binaries");
@@ -168,13 +172,12 @@ int run_bisect(const bisect_args& a) {
     // commit from the first one that changed it on ("bad" in git bisect's terms).
     const ab::outcome sought = a.find == "faster" ? ab::outcome::faster : ab::outcome::slower;
     const std::string word = a.find == "faster" ? "faster" : "slower";
-    double bad_ratio = 1;  // the bad commit's effect, measured first
     const std::optional<std::string> good_bin = b.build(good);
     if (!good_bin) throw error(errc::io, "the good commit " + good.substr(0, 12) + " does not build (see its log)");
+    const std::optional<std::string> bad_bin = b.build(bad);
+    if (!bad_bin) throw error(errc::io, "the bad commit " + bad.substr(0, 12) + " does not build (see its log)");
     // The premise first: --bad is slower (faster) than --good.
     {
-        const std::optional<std::string> bad_bin = b.build(bad);
-        if (!bad_bin) throw error(errc::io, "the bad commit " + bad.substr(0, 12) + " does not build (see its log)");
         bisector::judged j = b.compare(*good_bin, *bad_bin, 2 * a.rounds, bad);
         if (j.verdict == ab::outcome::inconclusive) {
             progress("bisect", bad.substr(0, 12) + " (bad): inconclusive (" + pct(j.ratio) + "), measuring again with " +
@@ -187,7 +190,6 @@ int run_bisect(const bisect_args& a) {
             throw error(errc::bad_input, "--bad " + a.bad + " is not measurably " + word + " than --good " + a.good + " on " +
                                              j.benchmark + " (" + std::string(ab::to_string(j.verdict)) + ", " +
                                              pct(j.ratio) + "): nothing to bisect");
-        bad_ratio = j.ratio;
     }
 
     // git bisect in a worktree of its own.
@@ -214,19 +216,26 @@ int run_bisect(const bisect_args& a) {
                 j = b.compare(*good_bin, *bin, 2 * a.rounds, cand);
             }
             effects[cand] = j;
-            // Still inconclusive with twice the rounds (a noisy machine): the side its ratio is
-            // nearer to, the good commit's 1 or the bad commit's measured ratio.
-            const bool nearer_bad = sought == ab::outcome::slower ? j.ratio >= 1 + (bad_ratio - 1) / 2
-                                                                  : j.ratio <= 1 + (bad_ratio - 1) / 2;
-            verdict = j.verdict == sought                      ? "bad"
-                      : j.verdict != ab::outcome::inconclusive ? "good"
-                      : nearer_bad                             ? "bad"
-                                                               : "good";
-            char line[256];
-            std::snprintf(line, sizeof line, "%s: %s %s [%+.1f%%, %+.1f%%] against the good commit -> %s%s",
+            std::string against_bad;
+            if (j.verdict == sought) {
+                verdict = "bad";
+            } else if (j.verdict != ab::outcome::inconclusive) {
+                verdict = "good";
+            } else {
+                // Still inconclusive with twice the rounds (a noisy machine, or an effect near the
+                // margin): the candidate against the bad commit's binary, interleaved in the same
+                // way. Measurably on the good side of it (slower than the bad commit when a
+                // slowdown is sought) -> good; else the end its ratios are nearer to.
+                const bisector::judged jb = b.compare(*bad_bin, *bin, 2 * a.rounds, cand, false);
+                verdict = ab::bisect_candidate_is_bad(sought, {j.verdict, j.ratio}, ab::step_comparison{jb.verdict, jb.ratio})
+                              ? "bad"
+                              : "good";
+                against_bad = "; against the bad commit " + std::string(ab::to_string(jb.verdict)) + " " + pct(jb.ratio);
+            }
+            char line[320];
+            std::snprintf(line, sizeof line, "%s: %s %s [%+.1f%%, %+.1f%%] against the good commit%s -> %s",
                           cand.substr(0, 12).c_str(), std::string(ab::to_string(j.verdict)).c_str(), pct(j.ratio).c_str(),
-                          100 * (j.lo - 1), 100 * (j.hi - 1), verdict.c_str(),
-                          j.verdict == ab::outcome::inconclusive ? " (the nearer side)" : "");
+                          100 * (j.lo - 1), 100 * (j.hi - 1), against_bad.c_str(), verdict.c_str());
             progress("bisect", line);
             b.log.push_back(line);
         } else {

@@ -329,6 +329,22 @@ std::string_view to_string(outcome o) noexcept {
     return "inconclusive";
 }
 
+bool bisect_candidate_is_bad(outcome sought, const step_comparison& vs_good,
+                             const std::optional<step_comparison>& vs_bad) {
+    if (sought != outcome::slower && sought != outcome::faster)
+        throw error(errc::bad_input, "bisect: the change sought must be slower or faster");
+    if (vs_good.verdict == sought) return true;
+    if (vs_good.verdict != outcome::inconclusive) return false;
+    if (!vs_bad)
+        throw error(errc::bad_input, "bisect: an inconclusive step needs the candidate measured against the bad commit");
+    const outcome good_side = sought == outcome::slower ? outcome::faster : outcome::slower;
+    if (vs_bad->verdict == good_side) return false;
+    if (vs_bad->verdict != outcome::inconclusive) return true;  // the same as the bad commit, or beyond it
+    if (!(vs_good.ratio > 0 && vs_bad->ratio > 0))
+        throw error(errc::bad_input, "bisect: a step's ratios must be positive");
+    return std::abs(std::log(vs_bad->ratio)) < std::abs(std::log(vs_good.ratio));
+}
+
 std::size_t result::count(outcome o) const {
     return static_cast<std::size_t>(std::count_if(rows.begin(), rows.end(), [o](const row& r) { return r.verdict == o; }));
 }

@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -157,6 +158,20 @@ collection collect(std::span<const variant> variants, const config& c, const run
 // Statistics.
 enum class outcome { baseline, faster, slower, same, inconclusive };
 std::string_view to_string(outcome o) noexcept;
+
+// One step of `c2lab bisect`: whether the candidate commit already has the change sought
+// (sought: slower or faster; "bad" in git bisect's terms). vs_good is the candidate measured
+// against the good commit's binary; when that is inconclusive, vs_bad, the candidate measured
+// against the bad commit's binary (its ratio candidate / bad), decides: measurably on the good
+// side of the bad commit -> not bad; measurably beyond it -> bad; inconclusive too -> the end
+// the candidate is nearer to, |log ratio| against each. Throws c2lab::error (bad_input) when
+// vs_good is inconclusive and vs_bad is absent, or sought is not slower or faster.
+struct step_comparison {
+    outcome verdict = outcome::inconclusive;
+    double ratio = 1;
+};
+bool bisect_candidate_is_bad(outcome sought, const step_comparison& vs_good,
+                             const std::optional<step_comparison>& vs_bad);
 
 struct row {
     std::string benchmark;        // normalized name

@@ -549,5 +549,40 @@ TEST(AbReports, FormatTime) {
     EXPECT_EQ(format_time(12), "12 ns");
 }
 
+
+// bisect's step rule, on the comparisons a step can measure.
+TEST(AbBisectStep, SignificantAgainstTheGoodCommitDecides) {
+    using c2lab::regressions::ab::outcome;
+    EXPECT_TRUE(bisect_candidate_is_bad(outcome::slower, {outcome::slower, 1.06}, std::nullopt));
+    EXPECT_FALSE(bisect_candidate_is_bad(outcome::slower, {outcome::same, 1.00}, std::nullopt));
+    EXPECT_FALSE(bisect_candidate_is_bad(outcome::slower, {outcome::faster, 0.90}, std::nullopt));
+    EXPECT_TRUE(bisect_candidate_is_bad(outcome::faster, {outcome::faster, 0.85}, std::nullopt));
+    EXPECT_FALSE(bisect_candidate_is_bad(outcome::faster, {outcome::slower, 1.10}, std::nullopt));
+}
+
+TEST(AbBisectStep, InconclusiveAsksTheBadCommit) {
+    using c2lab::regressions::ab::outcome;
+    // An unchanged commit measured -7.5% against the good one while the faster commit is -15%:
+    // beyond the midpoint of the two, but measurably slower than the bad commit's binary.
+    EXPECT_FALSE(bisect_candidate_is_bad(outcome::faster, {outcome::inconclusive, 0.925}, step_comparison{outcome::slower, 1.09}));
+    // The same distances, the bad commit's binary no different from the candidate's.
+    EXPECT_TRUE(bisect_candidate_is_bad(outcome::faster, {outcome::inconclusive, 0.925}, step_comparison{outcome::inconclusive, 1.01}));
+    // A slowdown sought: the candidate measurably faster than the bad commit -> good; as slow as it,
+    // or slower -> bad.
+    EXPECT_FALSE(bisect_candidate_is_bad(outcome::slower, {outcome::inconclusive, 1.04}, step_comparison{outcome::faster, 0.95}));
+    EXPECT_TRUE(bisect_candidate_is_bad(outcome::slower, {outcome::inconclusive, 1.04}, step_comparison{outcome::same, 1.00}));
+    EXPECT_TRUE(bisect_candidate_is_bad(outcome::slower, {outcome::inconclusive, 1.04}, step_comparison{outcome::slower, 1.05}));
+    // Both inconclusive: the nearer end, by |log ratio|.
+    EXPECT_TRUE(bisect_candidate_is_bad(outcome::slower, {outcome::inconclusive, 1.04}, step_comparison{outcome::inconclusive, 0.99}));
+    EXPECT_FALSE(bisect_candidate_is_bad(outcome::slower, {outcome::inconclusive, 1.01}, step_comparison{outcome::inconclusive, 0.97}));
+}
+
+TEST(AbBisectStep, RefusesWhatItCannotDecide) {
+    using c2lab::regressions::ab::outcome;
+    EXPECT_THROW(bisect_candidate_is_bad(outcome::slower, {outcome::inconclusive, 1.03}, std::nullopt), c2lab::error);
+    EXPECT_THROW(bisect_candidate_is_bad(outcome::same, {outcome::slower, 1.03}, std::nullopt), c2lab::error);
+    EXPECT_THROW(bisect_candidate_is_bad(outcome::slower, {outcome::inconclusive, 1.03}, step_comparison{outcome::inconclusive, 0}), c2lab::error);
+}
+
 }  // namespace
 }  // namespace c2lab::regressions::ab
