@@ -417,8 +417,8 @@ int main(int argc, char** argv) {
     s_bisect->footer(
         "Each step: the proposed commit is built (a failed build: git bisect skip) and its binary measured against\n"
         "the good commit's: slower -> bad, same or faster -> good, inconclusive -> the rounds doubled, then the\n"
-        "candidate measured against --bad's binary too: measurably faster than it -> good, else the end it is\n"
-        "nearer to (the smaller of the two ratios' distances from 1).\n"
+        "candidate measured against --bad's binary too: measurably on --good's side of it -> good, else the end\n"
+        "it is nearer to (the smaller of the two ratios' distances from 1).\n"
         "--bad is first checked to be slower than --good. Builds: the good and bad commits, then about log2(n) steps.\n"
         "Example:\n"
         "  c2lab bisect --good v1 --bad HEAD --binary build/release/benchmarks/bench_msm \\\n"
