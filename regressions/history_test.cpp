@@ -87,7 +87,7 @@ protected:
         fs::create_directories(dir_);
         if (GetParam() == "postgresql") {
             for (char& c : tag) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-            pg_name_ = "t" + std::to_string(::getpid()) + "_" + tag.substr(0, 40);
+            pg_name_ = std::string("t").append(std::to_string(::getpid())).append("_").append(tag.substr(0, 40));
             auto admin = open_sql_db(postgres_url("postgres"));
             admin->exec("DROP DATABASE IF EXISTS " + pg_name_);
             admin->exec("CREATE DATABASE " + pg_name_);
@@ -364,7 +364,7 @@ TEST_P(HistoryTest, NoiseFromTheHistoryWidensMarginsAndNamesSeriesTooNoisyToJudg
     // 12 runs: "quiet" steady, "noisy" alternating 100 / 112, "wild" alternating 100 / 150.
     for (int k = 0; k < 12; ++k) {
         const double odd = k % 2;
-        store->record(read_history_record(write("n" + std::to_string(k) + ".json",
+        store->record(read_history_record(write(std::string("n").append(std::to_string(k)).append(".json"),
                                                 make_run(gen, {{"quiet", 100}, {"noisy", 100 + 12 * odd}, {"wild", 100 + 50 * odd}})
                                                     .dump())));
     }

@@ -20,7 +20,7 @@ trend_series sample() {
         trend_line l{m ? "machine-b" : "machine-\"a\"", {}, {}};
         for (int i = 0; i < 10; ++i) {
             const double v = (i < 5 ? 1.0e6 : 1.06e6) * (1 + 0.01 * m);
-            l.points.push_back({2 * i + m + 1, "c" + std::to_string(i), "2026-12-03T10:00:00", v, v * 0.99, v * 1.01, 6});
+            l.points.push_back({2 * i + m + 1, std::string("c").append(std::to_string(i)), "2026-12-03T10:00:00", v, v * 0.99, v * 1.01, 6});
         }
         l.changes.push_back({5, 1.0, 0.005, 1.0e6, 1.06e6});
         s.lines.push_back(l);

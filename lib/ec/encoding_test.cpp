@@ -38,8 +38,8 @@ TEST(encoding, generators_known_answers) {
               "024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326a805bbefd48056c8c121bdb8");
     EXPECT_EQ(to_hex(to_compressed(g1_jacobian::generator().dbl().to_affine())),
               "a572cbea904d67468808c8eb50a9450c9721db309128012543902d0ac358a62ae28f75bb8f1c7c42c39a8c5529bf0f4e");
-    EXPECT_EQ(to_hex(to_compressed(g1_affine::identity())), "c0" + std::string(94, '0'));
-    EXPECT_EQ(to_hex(to_uncompressed(g1_affine::identity())), "40" + std::string(190, '0'));
+    EXPECT_EQ(to_hex(to_compressed(g1_affine::identity())), std::string("c0").append(94, '0'));
+    EXPECT_EQ(to_hex(to_uncompressed(g1_affine::identity())), std::string("40").append(190, '0'));
 }
 
 TEST(encoding, zkcrypto_test_vector_files) {
