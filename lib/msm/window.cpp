@@ -62,7 +62,11 @@ constexpr table_row measured[] = {{10, 8}, {12, 11}, {14, 12}, {16, 13}, {18, 13
 // same windows won except the scalar path's 2^10 (c = 10: 11.5 ms against 13.0 at c = 9).
 // Before the fold, on the shared 2-core "AMD EPYC" (family 25 model 17, L2 1 MiB per core, L3
 // 32 MiB), the same rows except the scalar path's 2^10 (c = 8: 17.3 ms against 19.4 at c = 10)
-// and 2^14 (c = 12: 140 against 146 ms at c = 13); not measured there since.
+// and 2^14 (c = 12: 140 against 146 ms at c = 13). Again there on 2026-12-06 (the current code, 2
+// repetitions interleaved): c = 16 best at 2^18 and 2^20 on both paths (IFMA 532-616 and
+// 2015-2109 ms, the next best c = 13 591-602 and c = 17 2180-2258; scalar 1275-1344 and 4883-4954,
+// the next c = 17 1359-1406 and c = 19 4946-5040) and at 2^22 with IFMA (c = 16 7956-8079 ms, c = 17
+// 8489-9205); results/reference/epyc-zen4-2026-12-06.md.
 // Sizes between two rows: the smaller of their windows; outside 2^10..2^22: glv_model_window_bits.
 constexpr table_row measured_glv_ifma[] = {{10, 10}, {12, 11}, {14, 13}, {16, 13}, {18, 16}, {20, 16}, {22, 16}};
 constexpr table_row measured_glv_scalar[] = {{10, 9}, {12, 11}, {14, 13}, {16, 13}, {18, 16}, {20, 16}, {22, 16}};
