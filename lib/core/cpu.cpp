@@ -59,7 +59,7 @@ const bool use_adx_asm = detected().bmi2 && detected().adx && !portable_forced()
 const bool use_adx_asm = false;
 #endif
 
-const bool fast_pdep = detected().bmi2 && !(detected().amd && detected().family < 0x19);
+const bool pdep_butterflies = detected().bmi2 && !detected().amd;
 
 const bool avx512_allowed = !portable_forced() && !env_flag_set("C2LAB_NO_AVX512");
 

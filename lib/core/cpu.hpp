@@ -32,10 +32,15 @@ const features& detected() noexcept;
 // True when the mulx/adcx/adox field multiplication is in use.
 extern const bool use_adx_asm;
 
-// True where pdep is one fast uop: BMI2, and not an AMD core before Zen 3 (family 0x19), which
-// runs pdep in microcode at a cost that grows with the set bits of its mask. The NTT's scalar
-// butterflies use it for their corrections (ff/mont_mul.hpp) when use_adx_asm is true.
-extern const bool fast_pdep;
+// True where the NTT's scalar butterflies correct their sum and difference with pdep
+// (c2lab_mont_butterflies_4_pdep, ff/mont_mul.hpp) rather than cmov: Intel cores with BMI2, where
+// pdep moves 8 uops a butterfly off the ports of the product's carry chains (the Intel Xeon:
+// forward 2^22 971-1025 -> 926-941 ms). Not on AMD: before Zen 3 (family 0x19) pdep is microcode
+// at a cost that grows with the set bits of its mask, and on Zen 4 (family 0x19 model 0x11) the
+// cmov loop measured faster (2.2% a butterfly in cache; forward 2^22 930-940 -> 917-927 ms, one
+// thread, C2LAB_NO_AVX512=1; results/reference/epyc-zen4-2026-12-06.md). Zen 3, not measured,
+// takes Zen 4's choice.
+extern const bool pdep_butterflies;
 // True when the AVX-512 IFMA batch multiplication (ff/ifma.hpp) is in use; false when the
 // CPU or OS lacks it, or C2LAB_PORTABLE=1 or C2LAB_NO_AVX512=1 is set in the environment.
 extern const bool use_ifma;

@@ -191,8 +191,8 @@ TEST(fp, asm_square_matches_portable_on_edges_and_random) {
 }
 
 #if defined(C2LAB_HAVE_X86_ASM)
-// Both assembly loops of the NTT's butterflies (corrections by cmov, and by pdep where pdep is
-// fast; the one in use is chosen by cpu::fast_pdep), each called directly, against the portable
+// Both assembly loops of the NTT's butterflies (corrections by cmov, and by pdep on Intel cores;
+// the one in use is chosen by cpu::pdep_butterflies), each called directly, against the portable
 // product, sum and difference: edge values pairwise and random ones.
 TEST(fr, both_asm_butterfly_loops_match_portable) {
     using F = fr;

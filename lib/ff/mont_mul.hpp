@@ -34,7 +34,7 @@ void c2lab_mont_butterflies_4(uint64_t* x, uint64_t* y, const uint64_t* w, size_
 // The same loop with the sum's and the difference's corrections by pdep (p_j or 0) instead of
 // mov, cmov and adcx: two uops a limb fewer on the ports that also run the product's adcx/adox
 // and the subtractions' sbb (ports 0 and 6 on Intel's recent cores). For CPUs where pdep is one
-// fast uop (cpu::fast_pdep).
+// fast uop and the loop measured faster (cpu::pdep_butterflies: Intel cores).
 void c2lab_mont_butterflies_4_pdep(uint64_t* x, uint64_t* y, const uint64_t* w, size_t count,
                                    const uint64_t p[4], uint64_t n0, size_t xy_step, size_t w_step);
 }
@@ -148,7 +148,7 @@ inline bool mont_butterflies_strided_asm(uint64_t* x, uint64_t* y, const uint64_
 #if defined(C2LAB_HAVE_X86_ASM)
     if constexpr (N == 4) {
         if (cpu::use_adx_asm) [[likely]] {
-            (cpu::fast_pdep ? c2lab_mont_butterflies_4_pdep : c2lab_mont_butterflies_4)(
+            (cpu::pdep_butterflies ? c2lab_mont_butterflies_4_pdep : c2lab_mont_butterflies_4)(
                 x, y, w, count, p.data(), n0, 8 * N * xy_stride, 8 * N * w_stride);
             return true;
         }
