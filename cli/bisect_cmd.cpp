@@ -216,22 +216,17 @@ int run_bisect(const bisect_args& a) {
                 j = b.compare(*good_bin, *bin, 2 * a.rounds, cand);
             }
             effects[cand] = j;
+            // Still inconclusive with twice the rounds (a noisy machine, or an effect near the
+            // margin): the candidate against the bad commit's binary too, interleaved in the same
+            // way; ab::bisect_candidate_is_bad judges the step from one or both comparisons.
+            std::optional<ab::step_comparison> vs_bad;
             std::string against_bad;
-            if (j.verdict == sought) {
-                verdict = "bad";
-            } else if (j.verdict != ab::outcome::inconclusive) {
-                verdict = "good";
-            } else {
-                // Still inconclusive with twice the rounds (a noisy machine, or an effect near the
-                // margin): the candidate against the bad commit's binary, interleaved in the same
-                // way. Measurably on the good side of it (slower than the bad commit when a
-                // slowdown is sought) -> good; else the end its ratios are nearer to.
+            if (j.verdict == ab::outcome::inconclusive) {
                 const bisector::judged jb = b.compare(*bad_bin, *bin, 2 * a.rounds, cand, false);
-                verdict = ab::bisect_candidate_is_bad(sought, {j.verdict, j.ratio}, ab::step_comparison{jb.verdict, jb.ratio})
-                              ? "bad"
-                              : "good";
+                vs_bad = ab::step_comparison{jb.verdict, jb.ratio};
                 against_bad = "; against the bad commit " + std::string(ab::to_string(jb.verdict)) + " " + pct(jb.ratio);
             }
+            verdict = ab::bisect_candidate_is_bad(sought, {j.verdict, j.ratio}, vs_bad) ? "bad" : "good";
             char line[320];
             std::snprintf(line, sizeof line, "%s: %s %s [%+.1f%%, %+.1f%%] against the good commit%s -> %s",
                           cand.substr(0, 12).c_str(), std::string(ab::to_string(j.verdict)).c_str(), pct(j.ratio).c_str(),
