@@ -210,7 +210,8 @@ void c2_job::wait_params() const {
     params_loaded_.wait();
     params_wait_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     params_loaded_.get();  // the load's error, thrown again on every later call (waited_ stays false)
-    for (const groth16::stage_span& sp : load_report_.spans()) prepare_.add_span(sp.name, sp.start, sp.end);
+    for (const groth16::stage_span& sp : load_report_.spans())
+        prepare_.add_span(sp.name, sp.start, sp.end, load_report_.cpu_ms(sp.name));
     waited_ = true;
 }
 
@@ -278,10 +279,10 @@ c2_result c2_job::prove() const {
 
 groth16::stage_report c2_result::summed_report() const {
     groth16::stage_report r;
-    for (const auto& [name, ms] : prepare_report.stages()) r.add(name, ms);
+    for (const auto& [name, ms] : prepare_report.stages()) r.add(name, ms, prepare_report.cpu_ms(name));
     for (const job_result& jr : batch.jobs)
         for (const auto& [name, ms] : jr.report.stages())
-            if (name != "queue") r.add(name, ms);
+            if (name != "queue") r.add(name, ms, jr.report.cpu_ms(name));
     return r;
 }
 
