@@ -311,6 +311,31 @@ TEST(groth16, b_g2_serial_and_parallel_give_the_same_verifying_proof) {
     EXPECT_EQ(to_string(b_g2_msm::parallel), "parallel");
 }
 
+// Proofs sharing one domain (a batch's) equal those that make their own, with h in place too.
+TEST(groth16, a_shared_domain_gives_the_same_proofs) {
+    const auto& s = shared_case::get();
+    const auto pvk = prepare_verifying_key(s.params.vk);
+    prover_config shared;
+    shared.domains = std::make_shared<poly::domain_cache>();
+    for (uint64_t k = 1; k <= 3; ++k) {
+        const fr r = small(20 + k), t = small(30 + k);
+        const proof own = create_proof(s.params, s.pa, r, t);
+        EXPECT_EQ(create_proof(s.params, s.pa, r, t, shared), own) << "proof " << k;
+        // In place: a, b, c padded to the domain and overwritten.
+        const size_t n = s.params.domain_size();
+        std::vector<fr> a(s.pa.a()), b(s.pa.b()), c(s.pa.c());
+        a.resize(n, fr::zero()), b.resize(n, fr::zero()), c.resize(n, fr::zero());
+        const size_t m = s.pa.a().size();
+        const witness_view wm{std::span<const fr>(a).first(m), std::span<const fr>(b).first(m),
+                              std::span<const fr>(c).first(m), s.pa.input_assignment(), s.pa.aux_assignment(),
+                              s.pa.a_aux_density(), s.pa.b_input_density(), s.pa.b_aux_density()};
+        const abc_in_place in_place{a, b, c};
+        const proof p = create_proof(s.params, wm, r, t, shared, nullptr, &in_place);
+        EXPECT_EQ(p, own) << "proof " << k << " in place";
+        EXPECT_TRUE(verify_proof(pvk, p, std::vector<fr>{s.out}));
+    }
+}
+
 TEST(groth16, msm_split_gives_the_same_proof) {
     const auto& s = shared_case::get();
     const fr r = small(11), t = small(13);

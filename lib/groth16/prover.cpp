@@ -135,7 +135,8 @@ proof create_proof(const parameters& params, const witness_view& w, const fr& r,
         std::span<const fr> h;
         run_stage("ntt", [&] {
             if (h_in_place) {  // a, b, c are not read again: h is computed in them
-                const poly::evaluation_domain d = poly::evaluation_domain::at_least(n, cfg.ntt.threads);
+                const poly::evaluation_domain d = cfg.domains ? cfg.domains->at_least(n, cfg.ntt.threads)
+                                                              : poly::evaluation_domain::at_least(n, cfg.ntt.threads);
                 poly::compute_h_in_place(d, in_place->a, in_place->b, in_place->c, cfg.ntt);
                 h = in_place->a.first(n - 1);  // bellperson's H query has n - 1 bases
             } else {

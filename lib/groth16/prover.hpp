@@ -25,9 +25,10 @@
 // assignment without its input constraints) throws c2lab::error(errc::bad_input).
 #pragma once
 
+#include <functional>
+#include <memory>
 #include <span>
 #include <string>
-#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -36,6 +37,7 @@
 #include "groth16/proof.hpp"
 #include "groth16/stage_report.hpp"
 #include "msm/pippenger.hpp"
+#include "poly/domain.hpp"
 #include "poly/ntt.hpp"
 #include "r1cs/proving_assignment.hpp"
 
@@ -59,6 +61,9 @@ struct prover_config {
     bool msm_split = false;              // the msm_split flag: L, A, B1, B2 via msm/split.hpp (CPU only)
     poly::ntt_config ntt;                // the h step
     prover_backend* backend = nullptr;   // null: the CPU (lib/poly, lib/msm); else ntt and MSMs go there
+    // The ntt stage's domain (CPU, h in place) from here, made by the first proof and kept for the
+    // next (a batch: pipeline::prove_batch sets one); null: each proof makes its own.
+    std::shared_ptr<poly::domain_cache> domains;
     // Called at the end of every stage but assemble, inside its timing (empty: nothing).
     stage_hook on_stage;
 };

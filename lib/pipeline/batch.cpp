@@ -69,6 +69,9 @@ batch_result prove_batch(const groth16::parameters& params, const groth16::prove
     if (count == 0) throw error(errc::bad_input, "prove_batch: no job");
     batch_result out;
     out.jobs.resize(count);
+    // One domain for every proof of the batch: its twiddle tables made by the first proof's ntt stage.
+    groth16::prover_config shared = cfg;
+    if (!shared.domains) shared.domains = std::make_shared<poly::domain_cache>();
     const clock_type::time_point origin = clock_type::now();
     std::size_t next = 0;
     tbb::parallel_pipeline(
@@ -98,7 +101,7 @@ batch_result prove_batch(const groth16::parameters& params, const groth16::prove
                 job_result& jr = out.jobs[t->job];
                 const auto inputs = t->witness->witness().input_assignment;
                 jr.public_inputs.assign(inputs.begin() + (inputs.empty() ? 0 : 1), inputs.end());
-                jr.proof = prove_job(params, *t->witness, r, s, cfg, &t->report);
+                jr.proof = prove_job(params, *t->witness, r, s, shared, &t->report);
                 // The witness's memory goes back before the next job is proved: to the pool for
                 // the next synthesis, or freed.
                 if (bc.pool) t->witness->give_back(*bc.pool);

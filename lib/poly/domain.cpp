@@ -157,6 +157,20 @@ evaluation_domain evaluation_domain::for_size(size_t n, unsigned threads) {
     return evaluation_domain(static_cast<size_t>(std::countr_zero(n)), threads);
 }
 
+evaluation_domain domain_cache::at_least(size_t m, unsigned threads) {
+    const size_t want = std::max<size_t>(m, 1);
+    const std::lock_guard lock(mutex_);
+    // Kept where it is the smallest power of two holding m, as at_least would make it.
+    const bool same = domain_ && threads_ == threads && domain_->size() >= want &&
+                      (domain_->size() == 1 || domain_->size() / 2 < want);
+    if (!same) {
+        domain_.reset();  // the old tables go before the new ones are made
+        domain_.emplace(evaluation_domain::at_least(m, threads));
+        threads_ = threads;
+    }
+    return *domain_;
+}
+
 evaluation_domain evaluation_domain::at_least(size_t m, unsigned threads) {
     if (m > (size_t{1} << fr::two_adicity))
         throw error(errc::bad_input, "evaluation_domain: " + std::to_string(m) +

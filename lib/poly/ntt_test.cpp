@@ -176,6 +176,35 @@ TEST(evaluation_domain, scalar_twiddles_made_once_for_every_caller) {
     for (size_t j = 0; j < d.twiddles().size(); ++j, w *= d.omega()) ASSERT_EQ(d.twiddles()[j], w) << "j = " << j;
 }
 
+// domain_cache hands out the same domain (the same tables, those made later too) for every m
+// of one power of two and thread count, and makes another for another size or thread count.
+TEST(domain_cache, keeps_the_domain_of_one_size_and_replaces_it_for_another) {
+    domain_cache cache;
+    const evaluation_domain a = cache.at_least(1000, 2);  // 2^10
+    const evaluation_domain b = cache.at_least(1024, 2);
+    EXPECT_EQ(a.size(), 1024u);
+    EXPECT_EQ(b.size(), 1024u);
+    EXPECT_EQ(a.twiddles().data(), b.twiddles().data());  // made once, by the first to ask
+    const fr* reversed = a.twiddles_bit_reversed(ff::batch_path::scalar).data();
+    EXPECT_EQ(cache.at_least(600, 2).twiddles_bit_reversed(ff::batch_path::scalar).data(), reversed);
+
+    const evaluation_domain bigger = cache.at_least(1025, 2);  // 2^11: another domain
+    EXPECT_EQ(bigger.size(), 2048u);
+    EXPECT_NE(bigger.twiddles().data(), a.twiddles().data());
+    const evaluation_domain smaller = cache.at_least(512, 2);  // 2^9
+    EXPECT_EQ(smaller.size(), 512u);
+    EXPECT_EQ(cache.at_least(1, 2).size(), 1u);
+    EXPECT_EQ(cache.at_least(0, 2).size(), 1u);
+    const evaluation_domain t1 = cache.at_least(1024, 1), t1_again = cache.at_least(1024, 1);
+    EXPECT_EQ(t1.twiddles().data(), t1_again.twiddles().data());
+    EXPECT_NE(t1.twiddles().data(), a.twiddles().data());  // another thread count: made again
+    // Every copy is the domain at_least makes.
+    const evaluation_domain fresh = evaluation_domain::at_least(1024, 1);
+    EXPECT_EQ(t1.omega(), fresh.omega());
+    for (size_t j = 0; j < fresh.twiddles().size(); ++j) ASSERT_EQ(t1.twiddles()[j], fresh.twiddles()[j]) << j;
+    EXPECT_THROW(cache.at_least((size_t{1} << 32) + 1, 1), error);
+}
+
 TEST(evaluation_domain, refuses_bad_sizes) {
     auto expect_bad_input = [](auto&& f) {
         try {
