@@ -156,6 +156,18 @@ c2_job::c2_job(c2_request request) : req_(std::move(request)) {
         groth16::scoped_stage st(&into, "load_params");
         *params_ = groth16::read_parameters(params_path_, req_.flags.params_io, req_.flags.params_check);
     };
+    // A cached pre-compiled circuit is mapped and checked on one thread (its digest in one pass):
+    // beside a load before the first synthesis it takes the core the load leaves (the load keeps
+    // 1.7 of 2 busy). One that must be built is built after the load, as before (its memory and
+    // the parameters' not at once).
+    groth16::stage_report pce_report;  // before the future: a load that throws waits for the open first
+    std::future<void> pce_opened;
+    if (cfg_ && req_.flags.synth == r1cs::synth_mode::pce && req_.flags.params_load == params_load::before &&
+        fs::exists(porep_pce_path(*cfg_, shape_), ec))
+        pce_opened = std::async(std::launch::async, [this, &pce_report] {
+            groth16::scoped_stage st(&pce_report, "load_pce");
+            pce_ = ensure_porep_pce(*cfg_, shape_, req_.progress);
+        });
     if (req_.flags.params_load == params_load::overlap) {
         say("loading " + params_path_ + " (beside the first synthesis)");
         // In an arena of its own: in the arena the prover's pipeline runs in, the thread that
@@ -170,7 +182,11 @@ c2_job::c2_job(c2_request request) : req_(std::move(request)) {
         load(prepare_);
         waited_ = true;
     }
-    if (cfg_ && req_.flags.synth == r1cs::synth_mode::pce) {
+    if (pce_opened.valid()) {
+        pce_opened.get();
+        for (const groth16::stage_span& sp : pce_report.spans())
+            prepare_.add_span(sp.name, sp.start, sp.end, pce_report.cpu_ms(sp.name));
+    } else if (cfg_ && req_.flags.synth == r1cs::synth_mode::pce) {
         // Built here on first use (then the stage holds the build), else mapped and checked.
         groth16::scoped_stage st(&prepare_, "load_pce");
         pce_ = ensure_porep_pce(*cfg_, shape_, req_.progress);
