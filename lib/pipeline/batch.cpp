@@ -136,15 +136,16 @@ memory_estimate estimate_memory(std::size_t constraints, std::size_t inputs, std
     e.witness_bytes = fr_bytes * (3 * n + inputs + aux);
     // The h step runs in a, b, c themselves: one vector of the domain's size at most (a vector
     // that grows to n while its old storage lives, or h from a backend), and the domain's twiddle
-    // tables, 16 n bytes each (one to four: 2 KiB on the scalar path 64 MiB, with IFMA 128 MiB;
-    // 32 GiB 2 GiB and 8 GiB, against the vector's 4 GiB). The domain is gone before the MSMs.
+    // tables, 16 n bytes each (one or two: 2 KiB on the scalar path 64 MiB, with IFMA 128 MiB;
+    // 32 GiB 2 GiB and 4 GiB, against the vector's 4 GiB). In a proof of its own the domain is
+    // gone before the MSMs; a batch's shared domain stays (the shape overload, domain_kept).
     const std::uint64_t tables = poly::twiddle_table_bytes(static_cast<std::size_t>(std::countr_zero(n)), ntt, true);
     e.prover_bytes = fr_bytes * n + tables;
     e.prover_part = "h step: " + format_bytes(fr_bytes * n) + " vector + " + format_bytes(tables) + " twiddle tables";
     return e;
 }
 
-memory_estimate estimate_memory(const r1cs::circuit_shape& shape, const poly::ntt_config& ntt) {
+memory_estimate estimate_memory(const r1cs::circuit_shape& shape, const poly::ntt_config& ntt, bool domain_kept) {
     memory_estimate e = estimate_memory(shape.num_constraints(), shape.num_inputs(), shape.num_aux(), ntt);
     // The MSMs' scratch (msm/pippenger.cpp, GLV path, the default): per block of at most
     // glv_block pairs, each pair's recoded halves (5 limbs), and where a density runs along the
@@ -162,9 +163,13 @@ memory_estimate estimate_memory(const r1cs::circuit_shape& shape, const poly::nt
     const std::uint64_t g1 = std::max<std::uint64_t>(
         h, std::min<std::uint64_t>(block, shape.num_aux()) * (sizeof(groth16::g1_affine) + recoded));
     const std::uint64_t g2 = std::min<std::uint64_t>(block, shape.b_query_size()) * (sizeof(groth16::g2_affine) + recoded);
-    if (std::max(g1, g2) > e.prover_bytes) {
-        e.prover_bytes = std::max(g1, g2);
-        e.prover_part = "the MSMs' scratch";
+    // A batch's shared domain (prove_batch) keeps its tables through the MSMs.
+    const std::uint64_t kept =
+        domain_kept ? poly::twiddle_table_bytes(static_cast<std::size_t>(std::countr_zero(n)), ntt, true) : 0;
+    if (std::max(g1, g2) + kept > e.prover_bytes) {
+        e.prover_bytes = std::max(g1, g2) + kept;
+        e.prover_part = kept ? "the MSMs' scratch + " + format_bytes(kept) + " twiddle tables kept for the batch"
+                             : "the MSMs' scratch";
     }
     return e;
 }

@@ -150,8 +150,10 @@ struct memory_estimate {
 memory_estimate estimate_memory(std::size_t constraints, std::size_t inputs, std::size_t aux,
                                 const poly::ntt_config& ntt = {});
 // From the shape pass: the prover's term is also at least the MSMs' scratch (the densities
-// size the B MSM in G2).
-memory_estimate estimate_memory(const r1cs::circuit_shape& shape, const poly::ntt_config& ntt = {});
+// size the B MSM in G2). domain_kept: the proofs share one domain (a batch of more than one,
+// prove_batch), whose twiddle tables then stay beside the MSMs' scratch.
+memory_estimate estimate_memory(const r1cs::circuit_shape& shape, const poly::ntt_config& ntt = {},
+                                bool domain_kept = false);
 
 // The prover's domain for a circuit of `constraints` rows: the next power of two >= it.
 std::uint64_t domain_of(std::size_t constraints) noexcept;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <bit>
 #include <map>
 #include <set>
 
@@ -300,6 +301,19 @@ TEST(memory, estimates_from_the_shape_pass_are_exact_for_the_parameters) {
     EXPECT_GE(e.prover_bytes, c.prover_bytes);
     const memory_need prove = prove_memory_need("proving", shape, 2);
     EXPECT_EQ(prove.total(), held + 2 * e.witness_bytes + e.prover_bytes);
+    // A batch's shared domain: its tables beside the MSMs' scratch, named in the term.
+    const memory_estimate kept = estimate_memory(shape, {}, true);
+    const std::uint64_t tables = poly::twiddle_table_bytes(
+        static_cast<std::size_t>(std::countr_zero(domain_of(shape.num_constraints()))), {}, true);
+    ASSERT_GT(tables, 0u);
+    EXPECT_EQ(kept.witness_bytes, e.witness_bytes);
+    EXPECT_GE(kept.prover_bytes, e.prover_bytes);
+    if (kept.prover_bytes > e.prover_bytes) {
+        EXPECT_NE(kept.prover_part.find("kept for the batch"), std::string::npos) << kept.prover_part;
+    }
+    if (e.prover_part == "the MSMs' scratch") {
+        EXPECT_EQ(kept.prover_bytes, e.prover_bytes + tables);
+    }
 }
 
 TEST(memory, check_names_the_step_the_terms_and_the_budget) {

@@ -109,7 +109,8 @@ c2_job::c2_job(c2_request request) : req_(std::move(request)) {
     const std::size_t jobs_total = inputs_.size() * inputs_.front().partitions * req_.count;
     const unsigned in_flight = static_cast<unsigned>(std::min<std::size_t>(req_.jobs, jobs_total));
     auto need_with = [&](bool parts) {
-        memory_estimate estimate = estimate_memory(shape_, req_.flags.prover().ntt);
+        // More than one proof: they share one domain (prove_batch), kept through the MSMs.
+        memory_estimate estimate = estimate_memory(shape_, req_.flags.prover().ntt, jobs_total > 1);
         if (parts)  // the challenges' parts hold their A, B, C and aux values until appended
             estimate.witness_bytes += sizeof(ff::fr) * (3 * std::uint64_t{shape_.num_constraints()} + shape_.num_aux());
         memory_need need = prove_memory_need(

@@ -36,8 +36,11 @@ constexpr size_t max_tile_rows = 1024;
 // How a transform of n elements runs its stages (forward_core_path, forward_nr_path): chunks of
 // `chunk` elements in cache, column tiles up to super-blocks of `super`, one pass a stage beyond;
 // radix52: the chunks and tiles in radix 2^52 (the IFMA path, from chunks of 16) with the IFMA
-// form of the twiddles; plain_table: the scalar-form table is read too (beyond a super-block, and
-// everywhere off radix 2^52). twiddle_table_bytes counts the tables from the same plan.
+// form of the twiddles; plain_table: the scalar-form table is read (everywhere off radix 2^52).
+// In radix 2^52 the stages beyond a super-block (n > 2^22 at IFMA's default chunk) take their few
+// twiddles from the IFMA form too, scaled back (plain_of_ifma_form): the scalar tables are then
+// never made, at 2^27 (a 32 GiB partition) 4 GiB of the 8 the h step's four tables took.
+// twiddle_table_bytes counts the tables from the same plan.
 struct stage_plan {
     size_t chunk = 1, super = 1;
     bool radix52 = false, plain_table = false;
@@ -48,8 +51,14 @@ stage_plan plan_stages(size_t n, unsigned block_log, bool ifma) {
     p.chunk = std::min(n, size_t{1} << std::min<unsigned>(block_log, 32));
     p.radix52 = ifma && p.chunk >= 16;
     p.super = std::min(n, p.chunk * max_tile_rows);
-    p.plain_table = !p.radix52 || p.super < n;
+    p.plain_table = !p.radix52;
     return p;
+}
+
+// w from its IFMA form (ff::twiddle_form: w 2^4): times 2^-4.
+const fr& plain_of_ifma_form_factor() {
+    static const fr k = ff::twiddle_form(ff::batch_path::ifma, fr::one()).inverse();
+    return k;
 }
 
 void check_size(const evaluation_domain& d, std::span<fr> a, const char* what) {
@@ -167,9 +176,9 @@ void forward_core_path(const evaluation_domain& d, std::span<fr> a, unsigned blo
     fr* x = a.data();
 
     // Where the chunks and the column tiles run in radix 2^52 (ff::butterfly_stages and
-    // ff::butterfly_row_stages: from 16 elements), their twiddles come in the IFMA path's form;
-    // the scalar table is then read only by stages beyond a super-block (below), and asked for
-    // only there (the domain makes it on first use where IFMA runs).
+    // ff::butterfly_row_stages: from 16 elements), their twiddles come in the IFMA path's form,
+    // and so do those of the stages beyond a super-block (scaled back, below): the scalar table
+    // is not asked for (the domain makes it on first use where IFMA runs).
     const stage_plan plan = plan_stages(n, block_log, Ifma);
     const size_t chunk = plan.chunk;
     const bool radix52_stages = plan.radix52;
@@ -243,7 +252,13 @@ void forward_core_path(const evaluation_domain& d, std::span<fr> a, unsigned blo
             fr w[64];
             for (size_t jt = lo; jt < hi; ++jt) {
                 const size_t j0 = jt * tile;
-                for (size_t t = 0; t < tile; ++t) w[t] = tw[(j0 + t) * stride];
+                if (tw) {
+                    for (size_t t = 0; t < tile; ++t) w[t] = tw[(j0 + t) * stride];
+                } else {  // radix 2^52: the IFMA form, scaled back (64 products for up to 64 blocks' butterflies)
+                    for (size_t t = 0; t < tile; ++t) w[t] = stage_table[(j0 + t) * stride];
+                    ff::scale_batch(ff::batch_path::ifma, std::span<fr>(w, tile), std::span<const fr>(w, tile),
+                                    plain_of_ifma_form_factor());
+                }
                 for (size_t blk = 0; blk < n; blk += 2 * h) butterflies<Ifma>(x + blk + j0, x + blk + j0 + h, w, tile);
             }
         });
@@ -311,8 +326,8 @@ void forward_nr_path(const evaluation_domain& d, std::span<fr> a, unsigned block
     const stage_plan plan = plan_stages(n, block_log, Ifma);
     const size_t chunk = plan.chunk, super = plan.super;
     const bool radix52_stages = plan.radix52;
-    // The plain table where butterflies<Ifma> run: beyond a super-block, and everywhere below
-    // chunks of 16; the radix-2^52 stages take their own form.
+    // The plain table where the stages run off radix 2^52 (the scalar path, chunks below 16); in
+    // radix 2^52 every stage takes the IFMA form (beyond a super-block scaled back, below).
     const fr* plain = plan.plain_table ? d.twiddles_bit_reversed(ff::batch_path::scalar).data() : nullptr;
     const std::span<const fr> nr_table =
         radix52_stages ? d.twiddles_bit_reversed(ff::batch_path::ifma) : std::span<const fr>(plain, half_n);
@@ -322,7 +337,8 @@ void forward_nr_path(const evaluation_domain& d, std::span<fr> a, unsigned block
         parallel::for_chunks((n / (2 * h)) * tiles, 1, [&](size_t lo, size_t hi) {
             for (size_t t = lo; t < hi; ++t) {
                 const size_t bi = t / tiles, j0 = (t % tiles) * tile;
-                nr_block<Ifma>(x + 2 * h * bi + j0, x + 2 * h * bi + h + j0, plain[bi], tile, bi == 0);
+                const fr w = plain ? plain[bi] : nr_table[bi] * plain_of_ifma_form_factor();
+                nr_block<Ifma>(x + 2 * h * bi + j0, x + 2 * h * bi + h + j0, w, tile, bi == 0);
             }
         });
     }

@@ -79,8 +79,8 @@ bool uses_natural_pair(const ntt_config& cfg);
 // once transforms ran on it with cfg: the table made with the domain and those the transforms ask
 // for. h_step: the transforms of compute_h_in_place (coset_values_from_values, then
 // coset_inverse_ntt_scaled); else forward, inverse and coset transforms alone. 16 n bytes a table:
-// at 2^27 (a 32 GiB partition) 2 GiB on the scalar path, 8 GiB with IFMA (the IFMA and the scalar
-// forms, each natural and bit-reversed, as the stages beyond a super-block read the scalar form).
+// at 2^27 (a 32 GiB partition) 2 GiB on the scalar path, 4 GiB with IFMA (the IFMA form, natural
+// and bit-reversed; the stages beyond a super-block scale its twiddles back to the scalar form).
 // What the prover's memory estimate counts for its h step (pipeline::estimate_memory).
 std::uint64_t twiddle_table_bytes(size_t log_n, const ntt_config& cfg, bool h_step);
 // The ntt_pair flag's variants: "natural", "bit_reversed", "auto"; anything else throws

@@ -404,9 +404,9 @@ TEST(ntt, pair_order_auto_follows_the_butterflies) {
 // The twiddle tables a fresh domain holds after the h step's transforms (or one transform) are
 // what twiddle_table_bytes predicts, the memory estimate's term for them: both pair orders,
 // both butterfly choices, and cache blocks small enough for the stages beyond a super-block
-// (block_log 2 at 2^13: super-blocks of 4096), where the IFMA transforms read the scalar
-// tables too. The counts come from the transforms' own requests, so a table a transform starts
-// asking for without the prediction following fails here.
+// (block_log 2 at 2^13: super-blocks of 4096), where the IFMA transforms scale their IFMA-form
+// twiddles back instead of reading scalar tables. The counts come from the transforms' own
+// requests, so a table a transform starts asking for without the prediction following fails here.
 TEST(ntt, twiddle_table_bytes_match_the_tables_the_transforms_make) {
     using po = ntt_config::pair_order;
     size_t cases = 0;
@@ -440,8 +440,9 @@ TEST(ntt, twiddle_table_bytes_match_the_tables_the_transforms_make) {
     EXPECT_GE(t22, table);
     EXPECT_LE(t22, 4 * table);
     EXPECT_EQ(t22 % table, 0u);
-    // Beyond a super-block (2^22 at the default blocks) the IFMA transforms read the scalar form too.
-    if (uses_ifma(ntt_config{})) EXPECT_EQ(twiddle_table_bytes(27, ntt_config{}, true), 4 * (32ull << 26));
+    // Beyond a super-block (2^22 at the default blocks) the IFMA transforms keep to the IFMA form:
+    // its natural and bit-reversed tables, 4 GiB at 2^27 (8 when they read the scalar form too).
+    if (uses_ifma(ntt_config{})) EXPECT_EQ(twiddle_table_bytes(27, ntt_config{}, true), 2 * (32ull << 26));
     else EXPECT_EQ(twiddle_table_bytes(27, ntt_config{}, true), 32ull << 26);
     EXPECT_EQ(twiddle_table_bytes(0, ntt_config{}, true), 0u);
 }
