@@ -28,7 +28,11 @@ void stage_report::add(std::string_view name, double ms, double cpu_ms) {
 void stage_report::add_span(std::string_view name, std::chrono::steady_clock::time_point start,
                             std::chrono::steady_clock::time_point end, double cpu_ms) {
     add(name, std::chrono::duration<double, std::milli>(end - start).count(), cpu_ms);
-    spans_.push_back({std::string(name), start, end});
+    spans_.push_back({std::string(name), start, end, cpu_ms});
+}
+
+void stage_report::add_spans(const stage_report& from) {
+    for (const stage_span& sp : from.spans_) add_span(sp.name, sp.start, sp.end, sp.cpu_ms);
 }
 
 double stage_report::cpu_ms(std::string_view name) const noexcept {

@@ -26,6 +26,7 @@ double process_cpu_ms() noexcept;
 struct stage_span {
     std::string name;
     std::chrono::steady_clock::time_point start, end;
+    double cpu_ms = -1;  // -1: not measured
 };
 
 class stage_report {
@@ -37,6 +38,9 @@ public:
     void add_span(std::string_view name, std::chrono::steady_clock::time_point start,
                   std::chrono::steady_clock::time_point end, double cpu_ms = -1);
     const std::vector<stage_span>& spans() const noexcept { return spans_; }
+    // Every span of `from` added here (add_span), with its CPU time: a report filled on another
+    // thread, joined once that thread is done.
+    void add_spans(const stage_report& from);
     // Milliseconds of the stage, or -1 when it was never recorded.
     double ms(std::string_view name) const noexcept;
     // CPU milliseconds of the stage, or -1 when it was never recorded or never measured.

@@ -115,4 +115,26 @@ TEST(stage_report, cpu_time_accumulates_over_the_measured_parts) {
     EXPECT_DOUBLE_EQ(rep.cpu_ms("late"), 3);
 }
 
+// A report filled elsewhere joins another span by span, each with its own CPU time (two spans
+// of one name add up, the unmeasured one leaving the CPU time alone).
+TEST(stage_report, add_spans_joins_each_span_with_its_cpu_time) {
+    using clock = std::chrono::steady_clock;
+    const clock::time_point t0 = clock::now(), t1 = t0 + std::chrono::milliseconds(10),
+                            t2 = t1 + std::chrono::milliseconds(5);
+    stage_report from, into;
+    from.add_span("load", t0, t1, 4);
+    from.add_span("load", t1, t2, 3);
+    from.add_span("open", t0, t2);
+    into.add_span("synthesize", t2, t2 + std::chrono::milliseconds(1), 1);
+    into.add_spans(from);
+    ASSERT_EQ(into.spans().size(), 4u);
+    EXPECT_EQ(into.spans()[1].name, "load");
+    EXPECT_DOUBLE_EQ(into.spans()[1].cpu_ms, 4);
+    EXPECT_DOUBLE_EQ(into.spans()[2].cpu_ms, 3);
+    EXPECT_DOUBLE_EQ(into.ms("load"), 15);
+    EXPECT_DOUBLE_EQ(into.cpu_ms("load"), 7);
+    EXPECT_EQ(into.cpu_ms("open"), -1);
+    EXPECT_DOUBLE_EQ(into.cpu_ms("synthesize"), 1);
+}
+
 }  // namespace

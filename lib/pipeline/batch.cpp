@@ -73,7 +73,7 @@ batch_result prove_batch(const groth16::parameters& params, const groth16::prove
     // stage. They then stay through the MSMs (+64 MB a table at 2^22, peak RSS 1.90 -> 2.02 GiB
     // with IFMA's two): not for a batch of one, whose domain goes with its ntt stage.
     groth16::prover_config shared = cfg;
-    if (!shared.domains && count > 1) shared.domains = std::make_shared<poly::domain_cache>();
+    if (!shared.domains && batch_shares_domain(count)) shared.domains = std::make_shared<poly::domain_cache>();
     const clock_type::time_point origin = clock_type::now();
     std::size_t next = 0;
     tbb::parallel_pipeline(
@@ -126,6 +126,13 @@ std::uint64_t domain_of(std::size_t constraints) noexcept {
     return n;
 }
 
+namespace {
+// The twiddle tables of the h step on a domain of n (a power of two) with `ntt`.
+std::uint64_t h_step_tables(std::uint64_t n, const poly::ntt_config& ntt) {
+    return poly::twiddle_table_bytes(static_cast<std::size_t>(std::countr_zero(n)), ntt, true);
+}
+}  // namespace
+
 memory_estimate estimate_memory(std::size_t constraints, std::size_t inputs, std::size_t aux,
                                 const poly::ntt_config& ntt) {
     constexpr std::uint64_t fr_bytes = sizeof(ff::fr);
@@ -139,7 +146,7 @@ memory_estimate estimate_memory(std::size_t constraints, std::size_t inputs, std
     // tables, 16 n bytes each (one or two: 2 KiB on the scalar path 64 MiB, with IFMA 128 MiB;
     // 32 GiB 2 GiB and 4 GiB, against the vector's 4 GiB). In a proof of its own the domain is
     // gone before the MSMs; a batch's shared domain stays (the shape overload, domain_kept).
-    const std::uint64_t tables = poly::twiddle_table_bytes(static_cast<std::size_t>(std::countr_zero(n)), ntt, true);
+    const std::uint64_t tables = h_step_tables(n, ntt);
     e.prover_bytes = fr_bytes * n + tables;
     e.prover_part = "h step: " + format_bytes(fr_bytes * n) + " vector + " + format_bytes(tables) + " twiddle tables";
     return e;
@@ -164,8 +171,7 @@ memory_estimate estimate_memory(const r1cs::circuit_shape& shape, const poly::nt
         h, std::min<std::uint64_t>(block, shape.num_aux()) * (sizeof(groth16::g1_affine) + recoded));
     const std::uint64_t g2 = std::min<std::uint64_t>(block, shape.b_query_size()) * (sizeof(groth16::g2_affine) + recoded);
     // A batch's shared domain (prove_batch) keeps its tables through the MSMs.
-    const std::uint64_t kept =
-        domain_kept ? poly::twiddle_table_bytes(static_cast<std::size_t>(std::countr_zero(n)), ntt, true) : 0;
+    const std::uint64_t kept = domain_kept ? h_step_tables(n, ntt) : 0;
     if (std::max(g1, g2) + kept > e.prover_bytes) {
         e.prover_bytes = std::max(g1, g2) + kept;
         e.prover_part = kept ? "the MSMs' scratch + " + format_bytes(kept) + " twiddle tables kept for the batch"

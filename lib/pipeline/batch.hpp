@@ -128,6 +128,11 @@ struct batch_result {
     double proofs_per_minute() const { return wall_ms > 0 ? 60000.0 * double(jobs.size()) / wall_ms : 0; }
 };
 
+// Whether the proofs of a batch of `proofs` share one evaluation domain (prove_batch, unless cfg
+// brings its own): more than one. Its twiddle tables then stay through the MSMs, which the memory
+// estimate counts (estimate_memory, domain_kept); a single proof frees them after its ntt stage.
+inline bool batch_shares_domain(std::size_t proofs) noexcept { return proofs > 1; }
+
 // errc::bad_input for jobs == 0 or no job. Exceptions of synthesize or the prover propagate
 // (the pipeline is cancelled).
 batch_result prove_batch(const groth16::parameters& params, const groth16::prover_config& cfg,

@@ -109,8 +109,8 @@ c2_job::c2_job(c2_request request) : req_(std::move(request)) {
     const std::size_t jobs_total = inputs_.size() * inputs_.front().partitions * req_.count;
     const unsigned in_flight = static_cast<unsigned>(std::min<std::size_t>(req_.jobs, jobs_total));
     auto need_with = [&](bool parts) {
-        // More than one proof: they share one domain (prove_batch), kept through the MSMs.
-        memory_estimate estimate = estimate_memory(shape_, req_.flags.prover().ntt, jobs_total > 1);
+        memory_estimate estimate =
+            estimate_memory(shape_, req_.flags.prover().ntt, batch_shares_domain(jobs_total));
         if (parts)  // the challenges' parts hold their A, B, C and aux values until appended
             estimate.witness_bytes += sizeof(ff::fr) * (3 * std::uint64_t{shape_.num_constraints()} + shape_.num_aux());
         memory_need need = prove_memory_need(
@@ -185,8 +185,7 @@ c2_job::c2_job(c2_request request) : req_(std::move(request)) {
     }
     if (pce_opened.valid()) {
         pce_opened.get();
-        for (const groth16::stage_span& sp : pce_report.spans())
-            prepare_.add_span(sp.name, sp.start, sp.end, pce_report.cpu_ms(sp.name));
+        prepare_.add_spans(pce_report);
     } else if (cfg_ && req_.flags.synth == r1cs::synth_mode::pce) {
         // Built here on first use (then the stage holds the build), else mapped and checked.
         groth16::scoped_stage st(&prepare_, "load_pce");
@@ -227,8 +226,7 @@ void c2_job::wait_params() const {
     params_loaded_.wait();
     params_wait_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     params_loaded_.get();  // the load's error, thrown again on every later call (waited_ stays false)
-    for (const groth16::stage_span& sp : load_report_.spans())
-        prepare_.add_span(sp.name, sp.start, sp.end, load_report_.cpu_ms(sp.name));
+    prepare_.add_spans(load_report_);
     waited_ = true;
 }
 
