@@ -7,6 +7,9 @@
 //                      endomorphism split (msm_config.glv = false, the 255-bit path), beside msm/<g>/table at the
 //                      same arguments to show what the split and the batched affine changes give
 //   msm/g1/glv_fixed   args log_n, density, threads, c: the sweep behind the split's window table (glv_bits_for)
+//   msm/glv_split      arg log_n: the endomorphism split of each scalar alone (glv_split_signed of its
+//                      canonical form, one thread), the step every G1 and G2 MSM takes per scalar before
+//                      its windows; counter scalars/s
 //
 // The counter points/s counts the terms of the sum (selected points). Points are random
 // multiples of the generator made cheaply (random walks of additions, batch to_affine) and
@@ -21,6 +24,7 @@
 #include <vector>
 
 #include "msm/batch_affine.hpp"
+#include "msm/glv.hpp"
 #include "msm/pippenger.hpp"
 
 namespace {
@@ -127,8 +131,27 @@ void fixed_sweep(benchmark::internal::Benchmark* b) {
     b->ArgNames({"log_n", "density", "threads", "c"})->Unit(benchmark::kMillisecond)->UseRealTime();
 }
 
+// The signed split of 2^log_n canonical scalars, one after another (each result folded into a
+// checksum the compiler cannot drop).
+void glv_split_bench(benchmark::State& state) {
+    const size_t n = size_t{1} << state.range(0);
+    const auto& scalars = bench_scalars(n);
+    std::vector<ff::limbs<4>> canonical(n);
+    for (size_t i = 0; i < n; ++i) canonical[i] = scalars[i].to_canonical();
+    for (auto _ : state) {
+        uint64_t fold = 0;
+        for (const auto& k : canonical) {
+            const glv_signed_split sp = glv_split_signed(k);
+            fold += sp.k1[0] ^ sp.k2[1] ^ uint64_t{sp.neg1} ^ (uint64_t{sp.neg2} << 1);
+        }
+        benchmark::DoNotOptimize(fold);
+    }
+    state.counters["scalars/s"] = benchmark::Counter(double(n), benchmark::Counter::kIsIterationInvariantRate);
+}
+
 }  // namespace
 
+BENCHMARK(glv_split_bench)->Name("msm/glv_split")->Arg(16)->ArgNames({"log_n"})->Unit(benchmark::kMicrosecond);
 BENCHMARK(msm_g1_ln)->Name("msm/g1/ln")->Apply([](auto* b) { sizes(b, 20); });
 BENCHMARK(msm_g1_table)->Name("msm/g1/table")->Apply([](auto* b) { sizes(b, 20); });
 BENCHMARK(msm_g2_ln)->Name("msm/g2/ln")->Apply([](auto* b) { sizes(b, 18); });

@@ -38,14 +38,14 @@ static_assert([] {
     return sq == ff::fr::modulus;
 }(), "r = m^2 - m + 1 with m = x^2");
 
-// mu = floor(2^384 / m), 257 bits: schoolbook binary long division, once.
-constexpr ff::limbs<5> barrett_mu = [] {
-    ff::limbs<5> q{};
+// mu = floor(2^257 / m) = 2^129 + barrett_mu_lo (1.34 * 2^127 < m < 2^128): schoolbook binary
+// long division, once.
+constexpr ff::limbs<2> barrett_mu_lo = [] {
+    ff::limbs<3> q{};
     ff::limbs<3> rem{};  // < 2 m < 2^129
     ff::limbs<3> m3{multiplier[0], multiplier[1], 0};
-    rem[0] = 1;  // bit 384 of the dividend; its quotient bit is 0 since m > 1
-    for (int i = 383; i >= 0; --i) {
-        // rem = 2 rem
+    rem[0] = 1;  // bit 257 of the dividend; its quotient bit is 0 since m > 1
+    for (int i = 256; i >= 0; --i) {
         rem[2] = (rem[2] << 1) | (rem[1] >> 63);
         rem[1] = (rem[1] << 1) | (rem[0] >> 63);
         rem[0] <<= 1;
@@ -54,7 +54,8 @@ constexpr ff::limbs<5> barrett_mu = [] {
             q[i / 64] |= uint64_t{1} << (i % 64);
         }
     }
-    return q;
+    if (q[2] != 2) throw "floor(2^257 / m) must be 2^129 plus less than 2^128";  // not constant: a compile error
+    return ff::limbs<2>{q[0], q[1]};
 }();
 
 // The endomorphism constants, derived from the generators and checked against [m]G.
@@ -98,43 +99,59 @@ const endo_constants& constants() {
 
 ff::limbs<2> glv_multiplier() noexcept { return multiplier; }
 
-std::pair<ff::limbs<2>, ff::limbs<2>> glv_split(const ff::limbs<4>& k) noexcept {
-    // q = floor(k mu / 2^384): limbs 6 and up of the 4 x 5 limb product (q < 2^129).
-    uint64_t prod[9] = {};
-    for (size_t i = 0; i < 4; ++i) {
-        u128 carry = 0;
-        for (size_t j = 0; j < 5; ++j) {
-            u128 t = static_cast<u128>(k[i]) * barrett_mu[j] + prod[i + j] + carry;
-            prod[i + j] = static_cast<uint64_t>(t);
-            carry = t >> 64;
-        }
-        prod[i + 5] = static_cast<uint64_t>(carry);
-    }
-    u128 q = (static_cast<u128>(prod[7]) << 64) | prod[6];
+namespace {
+// glv_split's body, inlined into glv_split_signed.
+[[gnu::always_inline]] inline std::pair<ff::limbs<2>, ff::limbs<2>> split_unsigned(const ff::limbs<4>& k) noexcept {
+    // Barrett's quotient from the top bits: t = floor(k / 2^127) < 2^128, mu = floor(2^257 / m),
+    // q = floor(t mu / 2^130). It is floor(k / m) or one less: t mu / 2^130 > k/m - k/2^257 -
+    // 2^127/m > k/m - 0.23 - 0.75 (k < r < 0.91 * 2^255, m > 1.34 * 2^127). 4 products of 64 bits
+    // for t mu (mu = 2^129 + mu_lo: the 2^129 part is a shift) and 4 for q m, where the quotient
+    // from the whole of k (floor(k mu' / 2^384) with mu' = floor(2^384 / m), 5 limbs) took 20 and 4.
+    const uint64_t t0 = (k[2] << 1) | (k[1] >> 63), t1 = (k[3] << 1) | (k[2] >> 63);
+    const uint64_t mu0 = barrett_mu_lo[0], mu1 = barrett_mu_lo[1];
+    const u128 a = static_cast<u128>(t0) * mu0, b = static_cast<u128>(t0) * mu1;
+    const u128 c = static_cast<u128>(t1) * mu0, d = static_cast<u128>(t1) * mu1;
+    // t mu_lo in four limbs (limbs 2 and 3 and the carries into them), then + t 2^129.
+    u128 acc = (a >> 64) + static_cast<uint64_t>(b) + static_cast<uint64_t>(c);
+    acc = (acc >> 64) + (b >> 64) + (c >> 64) + static_cast<uint64_t>(d);
+    const uint64_t p2 = static_cast<uint64_t>(acc);
+    acc = (acc >> 64) + (d >> 64);
+    const uint64_t p3 = static_cast<uint64_t>(acc);
+    acc = static_cast<u128>(p2) + (t0 << 1);
+    const uint64_t s2 = static_cast<uint64_t>(acc);
+    acc = (acc >> 64) + p3 + ((t1 << 1) | (t0 >> 63));
+    const uint64_t s3 = static_cast<uint64_t>(acc), s4 = static_cast<uint64_t>(acc >> 64) + (t1 >> 63);
+    const uint64_t q0 = (s2 >> 2) | (s3 << 62), q1 = (s3 >> 2) | (s4 << 62);
     // rem = k - q m, below 2m < 2^129: computed modulo 2^192 (three limbs).
-    u128 qlo_mlo = static_cast<u128>(static_cast<uint64_t>(q)) * multiplier[0];
-    u128 qlo_mhi = static_cast<u128>(static_cast<uint64_t>(q)) * multiplier[1];
-    u128 qhi_mlo = static_cast<u128>(static_cast<uint64_t>(q >> 64)) * multiplier[0];
-    u128 qhi_mhi = static_cast<u128>(static_cast<uint64_t>(q >> 64)) * multiplier[1];
-    ff::limbs<3> qm{};
-    u128 acc = static_cast<uint64_t>(qlo_mlo);
-    qm[0] = static_cast<uint64_t>(acc);
-    acc = (qlo_mlo >> 64) + static_cast<uint64_t>(qlo_mhi) + static_cast<uint64_t>(qhi_mlo);
-    qm[1] = static_cast<uint64_t>(acc);
-    acc = (acc >> 64) + (qlo_mhi >> 64) + (qhi_mlo >> 64) + static_cast<uint64_t>(qhi_mhi);
-    qm[2] = static_cast<uint64_t>(acc);
-    ff::limbs<3> rem{k[0], k[1], k[2]};
-    ff::sub_from(rem, qm);
-    ff::limbs<3> m3{multiplier[0], multiplier[1], 0};
-    if (!ff::less_than(rem, m3)) {
-        ff::sub_from(rem, m3);
-        ++q;
-    }
-    return {ff::limbs<2>{rem[0], rem[1]}, ff::limbs<2>{static_cast<uint64_t>(q), static_cast<uint64_t>(q >> 64)}};
+    const u128 q0m0 = static_cast<u128>(q0) * multiplier[0], q0m1 = static_cast<u128>(q0) * multiplier[1];
+    const u128 q1m0 = static_cast<u128>(q1) * multiplier[0];
+    const uint64_t q1m1 = q1 * multiplier[1];  // its low limb alone reaches limb 2
+    acc = (q0m0 >> 64) + static_cast<uint64_t>(q0m1) + static_cast<uint64_t>(q1m0);
+    const uint64_t qm0 = static_cast<uint64_t>(q0m0), qm1 = static_cast<uint64_t>(acc);
+    const uint64_t qm2 = static_cast<uint64_t>((acc >> 64) + (q0m1 >> 64) + (q1m0 >> 64) + q1m1);
+    // rem = k - qm (three limbs), then rem - m: kept where it does not borrow (rem >= m), with q + 1.
+    u128 diff = static_cast<u128>(k[0]) - qm0;
+    const uint64_t r0 = static_cast<uint64_t>(diff);
+    diff = static_cast<u128>(k[1]) - qm1 - static_cast<uint64_t>(diff >> 127);
+    const uint64_t r1 = static_cast<uint64_t>(diff);
+    const uint64_t r2 = k[2] - qm2 - static_cast<uint64_t>(diff >> 127);
+    diff = static_cast<u128>(r0) - multiplier[0];
+    const uint64_t e0 = static_cast<uint64_t>(diff);
+    diff = static_cast<u128>(r1) - multiplier[1] - static_cast<uint64_t>(diff >> 127);
+    const uint64_t e1 = static_cast<uint64_t>(diff);
+    const uint64_t borrow = static_cast<uint64_t>((static_cast<u128>(r2) - static_cast<uint64_t>(diff >> 127)) >> 127);
+    // As a branch this is mispredicted whenever the estimate is one short (a coin toss per scalar).
+    const uint64_t keep = borrow - 1;  // all ones where rem >= m
+    const u128 q = ((static_cast<u128>(q1) << 64) | q0) + (keep & 1);
+    return {ff::limbs<2>{(e0 & keep) | (r0 & ~keep), (e1 & keep) | (r1 & ~keep)},
+            ff::limbs<2>{static_cast<uint64_t>(q), static_cast<uint64_t>(q >> 64)}};
 }
+}  // namespace
+
+std::pair<ff::limbs<2>, ff::limbs<2>> glv_split(const ff::limbs<4>& k) noexcept { return split_unsigned(k); }
 
 glv_signed_split glv_split_signed(const ff::limbs<4>& k) noexcept {
-    auto [l1, l2] = glv_split(k);
+    auto [l1, l2] = split_unsigned(k);
     const u128 m = (static_cast<u128>(multiplier[1]) << 64) | multiplier[0];
     u128 a = (static_cast<u128>(l1[1]) << 64) | l1[0], b = (static_cast<u128>(l2[1]) << 64) | l2[0];
     // Both corrections without a branch: each condition holds for about half the scalars, so as

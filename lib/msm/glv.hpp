@@ -15,8 +15,8 @@
 // A scalar k < r splits as k = k1 + k2 m with k1 = k mod m and k2 = k div m, both < 2^128
 // (k2 < r / m < m), so sum k_i P_i = sum (k1_i P_i + k2_i endo(P_i)): twice the points and
 // half the scalar bits (centred on zero: 127 bits and a sign each, see glv_split_signed).
-// The division is Barrett's: q = floor(k mu / 2^384) with
-// mu = floor(2^384 / m) is floor(k / m) or one less; one correction step.
+// The division is Barrett's from the top bits: q = floor(floor(k / 2^127) mu / 2^130) with
+// mu = floor(2^257 / m) is floor(k / m) or one less; one correction step.
 #pragma once
 
 #include <utility>

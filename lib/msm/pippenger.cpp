@@ -72,23 +72,25 @@ struct plan {
     // >= 0.85 * 2^128 for c >= 3; above, as D_part < 2^(c part_windows - 1) and |k| < 2^127 <=
     // 2^(c part_windows - 1). (For c < 3 the split is not taken: pippenger.)
     recoded recode_signed(const glv_signed_split& sp) const noexcept {
-        recoded r = bias;
-        add_signed(r, sp.k1, sp.neg1, 0);
-        add_signed(r, sp.k2, sp.neg2, c * part_windows);
-        return r;
-    }
-    // r += (neg ? -k : k) * 2^shift (mod 2^320) without a branch: -t = ~t + 1.
-    static void add_signed(recoded& r, const ff::limbs<2>& k, bool neg, unsigned shift) noexcept {
-        recoded t{};
-        add_shifted(t, k[0], shift);
-        add_shifted(t, k[1], shift + 64);
-        const uint64_t flip = uint64_t{0} - uint64_t{neg};
-        unsigned __int128 acc = neg;
+        // The second part starts at S = c part_windows = c (floor(127 / c) + 1), in (127, 127 + c]:
+        // bit S - 128 of limb 2 (c <= max_window_bits < 64), so s2 k2 2^S spans limbs 2 to 4.
+        // Both terms negated in two's complement modulo 2^320 (-t = ~t + 1) without a branch, in
+        // one pass over the limbs (it was three 5-limb additions a part: each limb of k shifted
+        // into a term and added, then the term negated and added).
+        const unsigned off = c * part_windows - 128;
+        const uint64_t f1 = uint64_t{0} - uint64_t{sp.neg1}, f2 = uint64_t{0} - uint64_t{sp.neg2};
+        const uint64_t a[5] = {sp.k1[0], sp.k1[1], 0, 0, 0};
+        // x >> (64 - off) as (x >> 1) >> (63 - off): 0 where off = 0, never a shift by 64.
+        const uint64_t b[5] = {0, 0, sp.k2[0] << off, (sp.k2[1] << off) | ((sp.k2[0] >> 1) >> (63 - off)),
+                               (sp.k2[1] >> 1) >> (63 - off)};
+        recoded r;
+        unsigned __int128 acc = static_cast<unsigned __int128>(sp.neg1) + sp.neg2;
         for (size_t i = 0; i < r.size(); ++i) {
-            acc += static_cast<unsigned __int128>(r[i]) + (t[i] ^ flip);
+            acc += static_cast<unsigned __int128>(bias[i]) + (a[i] ^ f1) + (b[i] ^ f2);
             r[i] = static_cast<uint64_t>(acc);
             acc >>= 64;
         }
+        return r;
     }
 
     // The signed digit of window j: ((K >> jc) mod 2^c) - offset.
