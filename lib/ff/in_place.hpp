@@ -86,6 +86,14 @@ inline void add_to(fp2& r, const fp2& a, const fp2& b) noexcept {
     add_to(r.c1, a.c1, b.c1);
 }
 
+// Both ends of an element (48 bytes of Fp may straddle two cache lines, 96 of Fp2 do).
+template <class F>
+[[gnu::always_inline]] inline void prefetch_element(const F* e) noexcept {
+    const char* p = reinterpret_cast<const char*>(e);
+    __builtin_prefetch(p);
+    __builtin_prefetch(p + sizeof(F) - 1);
+}
+
 // n affine additions (x1_i, y1_i) += (x2_i, y2_i), or += -(x2_i, y2_i) where neg(i), with one
 // shared inversion (Montgomery's trick, fused with the additions in the backward pass): per
 // addition 3M for the inversion, 2M + 1S for lambda, x3 and y3. The coordinates come through
@@ -100,7 +108,20 @@ bool affine_add_chain(size_t n, std::vector<F>& denom, std::vector<F>& prefix, X
                       Neg&& neg) {
     denom.resize(n);
     prefix.resize(n);
-    for (size_t i = 0; i < n; ++i) sub_to(denom[i], x2(i), x1(i));
+    // The coordinates `ahead` additions early: through the MSM's accessors they are buckets
+    // and points at random addresses, read first by the forward loop (x) and the backward loop
+    // (y), and the loads of their limbs were the hottest instructions of this function (perf
+    // annotate, no AVX-512). G1 MSM on one thread, Zen 4 EPYC, no AVX-512, alternated: 2^18
+    // 1264 -> 1228 ms, 2^20 5128 -> 4836 ms (medians of 4-5), 2^16 unchanged (its buckets fit
+    // the L2 cache), G2 2^16 960 -> 943 ms.
+    constexpr size_t ahead = 8;
+    for (size_t i = 0; i < n; ++i) {
+        if (i + ahead < n) {
+            prefetch_element(&x1(i + ahead));
+            prefetch_element(&x2(i + ahead));
+        }
+        sub_to(denom[i], x2(i), x1(i));
+    }
     prefix[0] = denom[0];
     for (size_t i = 1; i < n; ++i) mul_lazy_to(prefix[i], prefix[i - 1], denom[i]);
     F inv_buf[2], inv_i, t, lambda, l2, x3, y3;
@@ -109,6 +130,11 @@ bool affine_add_chain(size_t n, std::vector<F>& denom, std::vector<F>& prefix, X
     inv_buf[0] = t.inverse();
     unsigned cur = 0;  // inv_buf[cur]: the inverse of prefix[i] (ping-pong: no product in place)
     for (size_t i = n; i-- > 0;) {
+        if (i >= ahead) {
+            prefetch_element(&y1(i - ahead));
+            prefetch_element(&y2(i - ahead));
+            prefetch_element(&x1(i - ahead));
+        }
         const F* inv_of_denom = &inv_buf[cur];
         if (i > 0) {
             mul_lazy_to(inv_i, inv_buf[cur], prefix[i - 1]);
