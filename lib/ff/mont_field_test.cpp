@@ -163,6 +163,51 @@ TEST(fp, lazy_product_is_below_2p_and_congruent) {
     }
 }
 
+// The lazy sum and difference (lazy_add_into, lazy_sub_into: no correction) of canonical
+// inputs, the edges included: below 2p, congruent to the reduced sum and difference, exactly
+// a + b and a + p - b as integers (the asm path against the limb arithmetic), r aliasing either
+// input; and the lazy difference feeds the lazy product.
+TEST(fp, lazy_sum_and_difference_are_below_2p_and_congruent) {
+    using F = fp;
+    limbs<6> two_p = F::modulus;
+    add_to(two_p, F::modulus);
+    auto reduced = [](limbs<6> x) {
+        if (!less_than(x, F::modulus)) sub_from(x, F::modulus);
+        return F::from_mont(x);
+    };
+    std::vector<F> in = edge_values<F>();
+    rng g(78);
+    for (int i = 0; i < 64; ++i) in.push_back(F::random(g));
+    for (const F& a : in)
+        for (const F& b : in) {
+            limbs<6> want_sum = a.mont, want_diff = a.mont;
+            add_to(want_sum, b.mont);
+            add_to(want_diff, F::modulus);
+            sub_from(want_diff, b.mont);
+            limbs<6> s, d;
+            lazy_add_into(s, a.mont, b.mont);
+            lazy_sub_into(d, a.mont, b.mont, F::modulus);
+            ASSERT_EQ(s, want_sum);
+            ASSERT_EQ(d, want_diff);
+            ASSERT_TRUE(less_than(s, two_p) && less_than(d, two_p));
+            ASSERT_FALSE(is_zero(d));  // a + p - b > 0: a zero difference is p
+            ASSERT_EQ(reduced(s), a + b);
+            ASSERT_EQ(reduced(d), a - b);
+            limbs<6> alias = a.mont;
+            lazy_sub_into(alias, alias, b.mont, F::modulus);
+            ASSERT_EQ(alias, d);
+            alias = b.mont;
+            lazy_sub_into(alias, a.mont, alias, F::modulus);
+            ASSERT_EQ(alias, d);
+            alias = b.mont;
+            lazy_add_into(alias, a.mont, alias);
+            ASSERT_EQ(alias, s);
+            limbs<6> pr;
+            mont_mul_lazy_into(pr, d, s, F::modulus, F::n0);
+            ASSERT_EQ(reduced(pr), (a - b) * (a + b));
+        }
+}
+
 // The dedicated 6-limb square of Fp (c2lab_mont_sqr_6) against the portable product a * a.
 TEST(fp, asm_square_matches_portable_on_edges_and_random) {
     using F = fp;

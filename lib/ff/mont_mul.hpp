@@ -225,6 +225,40 @@ template <size_t N>
     r = mod_sub(a, b, p);
 }
 
+// Lazy sums and differences for values that only feed products (mont_mul_lazy_into and the
+// full products take factors below 2p where 4p < R): r = a + p - b, congruent to a - b and in
+// (0, 2p), and r = a + b, below 2p, for a and b below p, without the conditional correction.
+// Need 2p < 2^(64 N). r may alias a or b.
+template <size_t N>
+[[gnu::always_inline]] constexpr void lazy_sub_into(limbs<N>& r, const limbs<N>& a, const limbs<N>& b, const limbs<N>& p) noexcept {
+#if defined(C2LAB_HAVE_X86_ASM) && defined(__BMI2__)
+    if (!std::is_constant_evaluated()) {
+        if constexpr (N == 6) {
+            detail::lazy_sub_6_to(r.data(), a.data(), b.data(), p.data());
+            return;
+        }
+    }
+#endif
+    limbs<N> t = a;
+    add_to(t, p);
+    sub_from(t, b);
+    r = t;
+}
+template <size_t N>
+[[gnu::always_inline]] constexpr void lazy_add_into(limbs<N>& r, const limbs<N>& a, const limbs<N>& b) noexcept {
+#if defined(C2LAB_HAVE_X86_ASM) && defined(__BMI2__)
+    if (!std::is_constant_evaluated()) {
+        if constexpr (N == 6) {
+            detail::lazy_add_6_to(r.data(), a.data(), b.data());
+            return;
+        }
+    }
+#endif
+    limbs<N> t = a;
+    add_to(t, b);
+    r = t;
+}
+
 // acc = acc + a * b / R mod p, in place (acc may alias a or b): a linear combination's terms
 // summed. 4 limbs with the mulx/adcx/adox assembly: one block that also adds and stores
 // (mont_mul_add_4_to); elsewhere the product and mod_add.
