@@ -658,7 +658,7 @@ TEST(affine_add_batch, fp2_edge_coordinates) {
 TEST(affine_add_batch, refuses_equal_x_before_writing_and_bad_spans) {
     rng g(303);
     for (batch_path path : available_paths())
-        for (size_t n : {1u, 8u, 20u}) {
+        for (size_t n : {1u, 2u, 7u, 8u, 20u}) {  // the equal x at an even and at an odd index
             auto in = random_affine_inputs<fp>(n, g);
             in.x2[n / 2] = in.x1[n / 2];
             auto x = in.x1, y = in.y1;
