@@ -471,7 +471,6 @@ inline std::array<uint64_t, 6> mod_sub_6_inline(const uint64_t* a, const uint64_
         : "cc", "memory");
 }
 
-// acc = acc + a * b / R mod p (4 limbs, every value below p); the asm stores acc.
 // r = a + p - b and r = a + b without a conditional step (lazy_sub_into, lazy_add_into in
 // mont_mul.hpp): 18 and 12 instructions where the reduced forms above take 32 and 38.
 [[gnu::always_inline]] inline void lazy_sub_6_to(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p) noexcept {
@@ -505,6 +504,7 @@ inline std::array<uint64_t, 6> mod_sub_6_inline(const uint64_t* a, const uint64_
         : [r] "r"(r), [a] "r"(a), [b] "r"(b), [p] "r"(p)
         : "cc", "memory");
 }
+
 [[gnu::always_inline]] inline void lazy_add_6_to(uint64_t* r, const uint64_t* a, const uint64_t* b) noexcept {
     uint64_t s0, s1, s2, s3, s4, s5;
     __asm__ volatile(  // volatile: its only effect is the store (the outputs are scratch)
@@ -531,6 +531,7 @@ inline std::array<uint64_t, 6> mod_sub_6_inline(const uint64_t* a, const uint64_
         : "cc", "memory");
 }
 
+// acc = acc + a * b / R mod p (4 limbs, every value below p); the asm stores acc.
 [[gnu::always_inline]] inline void mont_mul_add_4_to(uint64_t* acc, const uint64_t* a, const uint64_t* b,
                                                 const uint64_t* p, uint64_t n0) noexcept {
     __asm__ volatile(  // volatile: its only effect is the store
