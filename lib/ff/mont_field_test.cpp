@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <tuple>
 #include <vector>
 
 #include "core/cpu.hpp"
@@ -206,6 +207,28 @@ TEST(fp, lazy_sum_and_difference_are_below_2p_and_congruent) {
             mont_mul_lazy_into(pr, d, s, F::modulus, F::n0);
             ASSERT_EQ(reduced(pr), (a - b) * (a + b));
         }
+    // The portable branch (what a build without the asm runs), evaluated at compile time, against
+    // the branch this build runs, on p - 1 and a mixed-limb value in both orders.
+    constexpr limbs<6> pm1 = [] {
+        limbs<6> x = F::modulus;
+        x[0] -= 1;
+        return x;
+    }();
+    constexpr limbs<6> mixed{0x0123456789abcdefULL, 0xfedcba9876543210ULL, 0, ~0ULL, 0x8000000000000000ULL, 0x0f};
+    constexpr auto portable = [](const limbs<6>& a, const limbs<6>& b) {
+        std::array<limbs<6>, 2> r{};
+        lazy_sub_into(r[0], a, b, F::modulus);
+        lazy_add_into(r[1], a, b);
+        return r;
+    };
+    constexpr auto c1 = portable(pm1, mixed), c2 = portable(mixed, pm1);
+    for (const auto& [a, b, want] : {std::tuple{pm1, mixed, c1}, std::tuple{mixed, pm1, c2}}) {
+        limbs<6> d, s;
+        lazy_sub_into(d, a, b, F::modulus);
+        lazy_add_into(s, a, b);
+        EXPECT_EQ(d, want[0]);
+        EXPECT_EQ(s, want[1]);
+    }
 }
 
 // The dedicated 6-limb square of Fp (c2lab_mont_sqr_6) against the portable product a * a.
