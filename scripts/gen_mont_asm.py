@@ -232,24 +232,22 @@ def gen_add_sub(n):
     blocks with the same pointers became one value: `w = w + w` four times in a loop was
     computed once (GCC 12, -O3; the test "inline_asm_reads_memory_each_time" in mont_field_test.cpp)."""
     s = [f"%[s{j}]" for j in range(n)]
-    add = [f"movq {8 * j}(%[a]), {s[j]}" for j in range(n)]
-    add += [f"{'addq' if j == 0 else 'adcq'} {8 * j}(%[b]), {s[j]}" for j in range(n)]  # < 2p: no carry out
-    sub = [f"movq {8 * j}(%[a]), {s[j]}" for j in range(n)]
-    sub += [f"{'subq' if j == 0 else 'sbbq'} {8 * j}(%[b]), {s[j]}" for j in range(n)]
+    add = load_limbs(s) + carry_chain("addq", "adcq", "b", s)  # < 2p: no carry out
+    sub = load_limbs(s) + carry_chain("subq", "sbbq", "b", s)
     if n <= 4:
         # Registers to spare for a second copy: t = s - p (add) or s + p (sub), then a cmov per
         # limb keeps s or takes t. s + p carries out exactly when a - b borrowed.
         t = [f"%[t{j}]" for j in range(n)]
         scratch = [f"s{j}" for j in range(n)] + [f"t{j}" for j in range(n)]
         add += [f"movq {s[j]}, {t[j]}" for j in range(n)]
-        add += [f"{'subq' if j == 0 else 'sbbq'} {8 * j}(%[p]), {t[j]}" for j in range(n)]
+        add += carry_chain("subq", "sbbq", "p", t)
         add += [f"cmovncq {t[j]}, {s[j]}" for j in range(n)]
         sub += [f"movq {s[j]}, {t[j]}" for j in range(n)]
-        sub += [f"{'addq' if j == 0 else 'adcq'} {8 * j}(%[p]), {t[j]}" for j in range(n)]
+        sub += carry_chain("addq", "adcq", "p", t)
         sub += [f"cmovcq {t[j]}, {s[j]}" for j in range(n)]
     else:
         scratch = [f"s{j}" for j in range(n)] + ["m", "x"]
-        add += [f"{'subq' if j == 0 else 'sbbq'} {8 * j}(%[p]), {s[j]}" for j in range(n)]
+        add += carry_chain("subq", "sbbq", "p", s)
         add += masked_correction(s)
         sub += masked_correction(s)
     extra = scratch[n:]
@@ -266,7 +264,7 @@ def gen_add_sub(n):
                    '        : "cc", "memory");', "    return r;", "}", ""])
 
     out = func(f"mod_add_{n}_inline", add) + func(f"mod_sub_{n}_inline", sub)
-    store = [f"movq {s[j]}, {8 * j}(%[r])" for j in range(n)]
+    store = store_limbs(s)
     out += storing_function(f"mod_add_{n}_to", add + store, scratch)
     out += storing_function(f"mod_sub_{n}_to", sub + store, scratch)
     return out
@@ -302,16 +300,30 @@ def gen_lazy_add_sub(n):
     for values below 2p that only feed products), stored by the asm; r may alias a or b. For a,
     b < p: a + p < 2^(64n) and a + p - b > 0, so neither chain carries or borrows out."""
     s = [f"%[s{j}]" for j in range(n)]
-    load = [f"movq {8 * j}(%[a]), {s[j]}" for j in range(n)]
-    store = [f"movq {s[j]}, {8 * j}(%[r])" for j in range(n)]
-    chain = lambda first, rest, src: [f"{first if j == 0 else rest} {8 * j}(%[{src}]), {s[j]}" for j in range(n)]
     scratch = [f"s{j}" for j in range(n)]
     out = [f"// r = a + p - b and r = a + b without a conditional step (lazy_sub_into, lazy_add_into in",
            f"// mont_mul.hpp): {3 * n} and {2 * n} instructions where the reduced forms above take 32 and 38."]
-    out += storing_function(f"lazy_sub_{n}_to", load + chain("addq", "adcq", "p") + chain("subq", "sbbq", "b") + store,
-                            scratch)
-    out += storing_function(f"lazy_add_{n}_to", load + chain("addq", "adcq", "b") + store, scratch, with_p=False)
+    out += storing_function(f"lazy_sub_{n}_to", load_limbs(s) + carry_chain("addq", "adcq", "p", s) +
+                            carry_chain("subq", "sbbq", "b", s) + store_limbs(s), scratch)
+    out += storing_function(f"lazy_add_{n}_to", load_limbs(s) + carry_chain("addq", "adcq", "b", s) + store_limbs(s),
+                            scratch, with_p=False)
     return out
+
+
+def load_limbs(s):
+    """The registers s loaded with the limbs of a (AT&T syntax, as every block here)."""
+    return [f"movq {8 * j}(%[a]), {reg}" for j, reg in enumerate(s)]
+
+
+def carry_chain(first, rest, src, s):
+    """One add or subtract chain of src's limbs into the registers s: first on limb 0, rest (with
+    the carry or borrow) on the others."""
+    return [f"{first if j == 0 else rest} {8 * j}(%[{src}]), {reg}" for j, reg in enumerate(s)]
+
+
+def store_limbs(s):
+    """The registers s stored into r's limbs."""
+    return [f"movq {reg}, {8 * j}(%[r])" for j, reg in enumerate(s)]
 
 
 # ---- Fp2 = Fp[u]/(u^2+1) multiplication and squaring with lazy reduction ----------------

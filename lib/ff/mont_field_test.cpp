@@ -116,17 +116,25 @@ TYPED_TEST(prime_field, asm_matches_portable_on_edges_and_random) {
     }
 }
 
+// The lazy forms' bound and their value: 2p (below 2^382: no carry out), and an Fp element from
+// a representation below 2p.
+limbs<6> fp_two_p() {
+    limbs<6> two_p = fp::modulus;
+    add_to(two_p, fp::modulus);
+    return two_p;
+}
+fp reduced_below_2p(limbs<6> x) {
+    if (!less_than(x, fp::modulus)) sub_from(x, fp::modulus);
+    return fp::from_mont(x);
+}
+
 // The lazy product (mont_mul_lazy_into: no final subtraction) on inputs below 2p, the edges
 // p .. 2p - 1 included: below 2p, and congruent to the full product of the inputs reduced. The
 // full product and the square take such inputs too, and give canonical results.
 TEST(fp, lazy_product_is_below_2p_and_congruent) {
     using F = fp;
-    limbs<6> two_p = F::modulus;
-    add_to(two_p, F::modulus);  // 2p < 2^382: no carry out
-    auto reduced = [](limbs<6> x) {
-        if (!less_than(x, F::modulus)) sub_from(x, F::modulus);
-        return F::from_mont(x);
-    };
+    const limbs<6> two_p = fp_two_p();
+    const auto reduced = reduced_below_2p;
     std::vector<limbs<6>> in;
     for (const F& e : edge_values<F>()) {
         in.push_back(e.mont);
@@ -170,12 +178,8 @@ TEST(fp, lazy_product_is_below_2p_and_congruent) {
 // input; and the lazy difference feeds the lazy product.
 TEST(fp, lazy_sum_and_difference_are_below_2p_and_congruent) {
     using F = fp;
-    limbs<6> two_p = F::modulus;
-    add_to(two_p, F::modulus);
-    auto reduced = [](limbs<6> x) {
-        if (!less_than(x, F::modulus)) sub_from(x, F::modulus);
-        return F::from_mont(x);
-    };
+    const limbs<6> two_p = fp_two_p();
+    const auto reduced = reduced_below_2p;
     std::vector<F> in = edge_values<F>();
     rng g(78);
     for (int i = 0; i < 64; ++i) in.push_back(F::random(g));
