@@ -98,12 +98,13 @@ inline void add_lazy_to(fp& r, const fp& a, const fp& b) noexcept { lazy_add_int
 inline void sub_lazy_to(fp2& r, const fp2& a, const fp2& b) noexcept { sub_to(r, a, b); }
 inline void add_lazy_to(fp2& r, const fp2& a, const fp2& b) noexcept { add_to(r, a, b); }
 
-// Both ends of an element (48 bytes of Fp may straddle two cache lines, 96 of Fp2 do).
-template <class F>
+// Both ends of an element (48 bytes of Fp may straddle two cache lines, 96 of Fp2 do); Write:
+// for writing (the line fetched to be owned).
+template <bool Write = false, class F>
 [[gnu::always_inline]] inline void prefetch_element(const F* e) noexcept {
     const char* p = reinterpret_cast<const char*>(e);
-    __builtin_prefetch(p);
-    __builtin_prefetch(p + sizeof(F) - 1);
+    __builtin_prefetch(p, Write);
+    __builtin_prefetch(p + sizeof(F) - 1, Write);
 }
 
 // n affine additions (x1_i, y1_i) += (x2_i, y2_i), or += -(x2_i, y2_i) where neg(i), with one

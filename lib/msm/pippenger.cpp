@@ -184,9 +184,8 @@ struct affine_adder {
                 constexpr size_t ahead = 8;
                 for (size_t i = 0; i < n; ++i) {
                     if (i + ahead < n) {
-                        const char* at = reinterpret_cast<const char*>(dst[i + ahead]);
-                        __builtin_prefetch(at, 1);
-                        __builtin_prefetch(at + sizeof(A) - 1, 1);
+                        ff::prefetch_element<true>(&dst[i + ahead]->x);
+                        ff::prefetch_element<true>(&dst[i + ahead]->y);
                     }
                     dst[i]->x = gx1[i], dst[i]->y = gy1[i];
                 }
