@@ -15,8 +15,15 @@
 // does the same. Otherwise (remainder R != 0), the result is Q + R / (g^n - 1), where
 // A*B - C = Q*Z + R: the unique polynomial of degree < n agreeing with (A*B-C)/Z on g*H.
 //
-// Costs for n = 2^k: 7 transforms of (n/2)*k butterflies each, plus about 10n
-// multiplications (scalings, coset powers, a*b - c, division by Z). Memory: a, b, c.
+// c2lab takes one transform fewer: the coset inverse is linear and C's coset values
+// interpolate back to C's own coefficients, so
+//   coset iNTT((A*B - C) / Z) = coset iNTT(A*B) / Z - C / Z,
+// and c needs its iNTT alone (times 1/Z), subtracted from the last transform's result: no
+// coset NTT of c. The same coefficients, bit for bit, as the seven-transform form.
+//
+// Costs for n = 2^k: 6 transforms of (n/2)*k butterflies each, plus about 8n
+// multiplications (scalings, coset powers, a*b, division by Z) and n subtractions.
+// Memory: a, b, c.
 #pragma once
 
 #include <span>
@@ -29,7 +36,7 @@ namespace c2lab::poly {
 
 // In place on padded vectors: a, b, c must each hold d.size() evaluations (errc::bad_input
 // otherwise). On return a holds all n coefficients of h (coefficient n-1 is zero for a
-// satisfied system); b and c hold their coset evaluations (scratch).
+// satisfied system); b holds B's coset evaluations and c C's coefficients over Z (scratch).
 void compute_h_in_place(const evaluation_domain& d, std::span<fr> a, std::span<fr> b, std::span<fr> c,
                         const ntt_config& cfg = {});
 

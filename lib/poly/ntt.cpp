@@ -591,6 +591,16 @@ void finish_inverse_bit_reversed(std::span<fr> a, size_t log_n, const fr& scale,
     });
 }
 
+// The inverse transform times scale (1 for inverse_ntt).
+void inverse_core(const evaluation_domain& d, std::span<fr> a, const fr& scale, const ntt_config& cfg,
+                  const char* name) {
+    check_size(d, a, name);
+    parallel::in_arena(cfg.threads, [&] {
+        forward_core(d, a, cfg);
+        finish_inverse<false>(a, d.size_inv() * scale, fr::one(), fr::one(), uses_ifma(cfg));
+    });
+}
+
 // The coset inverse transform times scale (1 for coset_inverse_ntt).
 void coset_inverse_core(const evaluation_domain& d, std::span<fr> a, const fr& scale, const ntt_config& cfg,
                         const char* name) {
@@ -609,11 +619,11 @@ void forward_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& 
 }
 
 void inverse_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg) {
-    check_size(d, a, "inverse_ntt");
-    parallel::in_arena(cfg.threads, [&] {
-        forward_core(d, a, cfg);
-        finish_inverse<false>(a, d.size_inv(), fr::one(), fr::one(), uses_ifma(cfg));
-    });
+    inverse_core(d, a, fr::one(), cfg, "inverse_ntt");
+}
+
+void inverse_ntt_scaled(const evaluation_domain& d, std::span<fr> a, const fr& scale, const ntt_config& cfg) {
+    inverse_core(d, a, scale, cfg, "inverse_ntt_scaled");
 }
 
 void coset_forward_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg) {

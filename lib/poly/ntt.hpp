@@ -92,8 +92,9 @@ void forward_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& 
 void inverse_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg = {});
 void coset_forward_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg = {});
 void coset_inverse_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg = {});
-// coset_inverse_ntt, the result also multiplied by scale (folded into its 1/n and powers of g^-1:
-// no extra pass).
+// inverse_ntt and coset_inverse_ntt, the result also multiplied by scale (folded into the 1/n
+// and the powers of g^-1: no extra pass).
+void inverse_ntt_scaled(const evaluation_domain& d, std::span<fr> a, const fr& scale, const ntt_config& cfg = {});
 void coset_inverse_ntt_scaled(const evaluation_domain& d, std::span<fr> a, const fr& scale, const ntt_config& cfg = {});
 // The values of a polynomial at the domain's points -> its values at g * omega^i: inverse_ntt then
 // coset_forward_ntt with the same bits, the 1/n of the one and the powers of g of the other

@@ -234,6 +234,7 @@ TEST(evaluation_domain, refuses_bad_sizes) {
     expect_bad_input([&] { coset_forward_ntt(d, wrong); });
     expect_bad_input([&] { coset_inverse_ntt(d, std::span<fr>(right).first(4)); });
     expect_bad_input([&] { coset_inverse_ntt_scaled(d, wrong, fr::one()); });
+    expect_bad_input([&] { inverse_ntt_scaled(d, wrong, fr::one()); });
     expect_bad_input([&] { coset_values_from_values(d, wrong); });
     expect_bad_input([&] { compute_h_in_place(d, right, right, wrong); });
     expect_bad_input([&] { compute_h(std::vector<fr>(5), std::vector<fr>(5), std::vector<fr>(4)); });
@@ -335,7 +336,8 @@ TEST(ntt, coset_matches_naive_evaluation_at_g_omega_i) {
     }
 }
 
-// The fused forms against the transforms they stand for, at sizes 1 to 2^13, one and two threads.
+// The fused and scaled forms against the transforms they stand for, at sizes 1 to 2^13, one and
+// two threads.
 TEST(ntt, fused_coset_forms_match_the_composed_transforms) {
     for (size_t log_n = 0; log_n <= 13; ++log_n) {
         evaluation_domain d(log_n);
@@ -353,6 +355,12 @@ TEST(ntt, fused_coset_forms_match_the_composed_transforms) {
             for (fr& v : want) v *= scale;
             coset_inverse_ntt_scaled(d, got, scale, {threads});
             ASSERT_EQ(got, want) << "coset_inverse_ntt_scaled, log_n = " << log_n;
+            want = x;
+            got = x;
+            inverse_ntt(d, want, {threads});
+            for (fr& v : want) v *= scale;
+            inverse_ntt_scaled(d, got, scale, {threads});
+            ASSERT_EQ(got, want) << "inverse_ntt_scaled, log_n = " << log_n;
         }
     }
 }
