@@ -41,8 +41,11 @@ struct host_exec {
     void finish(fr_dev* x, uint64_t n, const powers& s) {
         for (uint64_t k = 0; k <= n / 2; ++k) finish_inverse_body(x, k, n, s);
     }
-    void pointwise(fr_dev* a, const fr_dev* b, const fr_dev* c, uint64_t n, const fr_dev& z_inv) {
-        for (uint64_t i = 0; i < n; ++i) h_pointwise_body(a, b, c, i, z_inv);
+    void pointwise(fr_dev* a, const fr_dev* b, uint64_t n, const fr_dev& z_inv) {
+        for (uint64_t i = 0; i < n; ++i) h_pointwise_body(a, b, i, z_inv);
+    }
+    void subtract(fr_dev* a, const fr_dev* c, uint64_t n) {
+        for (uint64_t i = 0; i < n; ++i) h_subtract_body(a, c, i);
     }
 };
 

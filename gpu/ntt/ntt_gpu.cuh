@@ -62,9 +62,14 @@ __global__ void finish_kernel(fr_dev* x, uint64_t n, powers s) {
     if (k <= n / 2) finish_inverse_body(x, k, n, s);
 }
 
-__global__ void pointwise_kernel(fr_dev* a, const fr_dev* b, const fr_dev* c, uint64_t n, fr_dev z_inv) {
+__global__ void pointwise_kernel(fr_dev* a, const fr_dev* b, uint64_t n, fr_dev z_inv) {
     const uint64_t i = global_index();
-    if (i < n) h_pointwise_body(a, b, c, i, z_inv);
+    if (i < n) h_pointwise_body(a, b, i, z_inv);
+}
+
+__global__ void subtract_kernel(fr_dev* a, const fr_dev* c, uint64_t n) {
+    const uint64_t i = global_index();
+    if (i < n) h_subtract_body(a, c, i);
 }
 
 }  // namespace
@@ -100,8 +105,12 @@ struct device_exec {
         finish_kernel<<<blocks(n / 2 + 1), elementwise_threads, 0, s>>>(x, n, sc);
         C2_CUDA_CHECK_LAUNCH();
     }
-    void pointwise(fr_dev* a, const fr_dev* b, const fr_dev* c, uint64_t n, const fr_dev& z_inv) {
-        pointwise_kernel<<<blocks(n), elementwise_threads, 0, s>>>(a, b, c, n, z_inv);
+    void pointwise(fr_dev* a, const fr_dev* b, uint64_t n, const fr_dev& z_inv) {
+        pointwise_kernel<<<blocks(n), elementwise_threads, 0, s>>>(a, b, n, z_inv);
+        C2_CUDA_CHECK_LAUNCH();
+    }
+    void subtract(fr_dev* a, const fr_dev* c, uint64_t n) {
+        subtract_kernel<<<blocks(n), elementwise_threads, 0, s>>>(a, c, n);
         C2_CUDA_CHECK_LAUNCH();
     }
 };

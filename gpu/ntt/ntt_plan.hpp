@@ -363,10 +363,14 @@ C2_HD void finish_inverse_body(fr_dev* x, uint64_t k, uint64_t n, const powers& 
     }
 }
 
-// The h step on the coset: a_i := (a_i b_i - c_i) (g^n - 1)^-1.
-C2_HD void h_pointwise_body(fr_dev* a, const fr_dev* b, const fr_dev* c, uint64_t i, const fr_dev& z_inv) {
-    a[i] = (a[i] * b[i] - c[i]) * z_inv;
+// The h step on the coset: a_i := a_i b_i (g^n - 1)^-1 (C is subtracted from the coefficients,
+// h_subtract_body).
+C2_HD void h_pointwise_body(fr_dev* a, const fr_dev* b, uint64_t i, const fr_dev& z_inv) {
+    a[i] = a[i] * b[i] * z_inv;
 }
+
+// The h step's last pass: a_i := a_i - c_i (coefficients of A B / Z and of C / Z).
+C2_HD void h_subtract_body(fr_dev* a, const fr_dev* c, uint64_t i) { a[i] = a[i] - c[i]; }
 
 // ---- pass sequences ---------------------------------------------------------------------------
 
@@ -376,6 +380,7 @@ struct ntt_view {
     ntt_plan plan;
     const fr_dev* tw = nullptr;  // n/2 entries
     powers coset, inv_coset, coset_inv, inv;
+    powers inv_z;  // 1 / (n (g^n - 1)): C's inverse transform in the h step, divided by Z on the coset
 };
 
 inline ntt_view make_view(const host_tables& h, const fr_dev* tables_base, const fr_dev* tw, const ntt_plan& plan) {
@@ -387,6 +392,7 @@ inline ntt_view make_view(const host_tables& h, const fr_dev* tables_base, const
     v.inv_coset = h.set(ps_inv_coset, tables_base);
     v.coset_inv = h.set(ps_coset_inv, tables_base);
     v.inv = constant_powers(h.dc.size_inv);
+    v.inv_z = constant_powers(h.dc.size_inv * h.dc.z_coset_inv);
     return v;
 }
 
@@ -398,7 +404,8 @@ enum class ntt_kind { forward, inverse, coset_forward, coset_inverse };
 //   e.bitrev_scale(x, log_n, p)     bitrev_scale_body for i < 2^log_n
 //   e.group(x, tw, geom)            load, k stages, store for every tile
 //   e.finish(x, n, s)               finish_inverse_body for k <= n/2
-//   e.pointwise(a, b, c, n, z_inv)  h_pointwise_body for i < n
+//   e.pointwise(a, b, n, z_inv)     h_pointwise_body for i < n
+//   e.subtract(a, c, n)             h_subtract_body for i < n
 
 template <class E>
 void run_stages(E& e, const ntt_view& v, fr_dev* x) {
@@ -418,19 +425,26 @@ void run_transform(E& e, const ntt_view& v, fr_dev* x, ntt_kind kind) {
 }
 
 // bellperson's h step on padded a, b, c (n each); a ends as the n coefficients of h. The
-// inverse transform's 1/n and the coset's g^j are one pass (inv_coset).
+// inverse transform's 1/n and the coset's g^j are one pass (inv_coset). As lib/poly's
+// compute_h_in_place: the coset inverse is linear and C's coset values interpolate back to C, so
+// coset_inverse((A B - C) / Z) = coset_inverse(A B) / Z - C / Z, and c takes its inverse
+// transform alone (times 1/Z): six transforms, not seven.
 template <class E>
 void run_h(E& e, const ntt_view& v, fr_dev* a, fr_dev* b, fr_dev* c) {
     const uint32_t log_n = v.dc.log_n;
-    for (fr_dev* x : {a, b, c}) {
+    for (fr_dev* x : {a, b}) {
         if (log_n > 0) e.bitrev(x, log_n);
         run_stages(e, v, x);
         e.finish(x, v.dc.n, v.inv_coset);  // coefficients, times g^j
         if (log_n > 0) e.bitrev(x, log_n);
         run_stages(e, v, x);  // values on g*H
     }
-    e.pointwise(a, b, c, v.dc.n, v.dc.z_coset_inv);
-    run_transform(e, v, a, ntt_kind::coset_inverse);
+    if (log_n > 0) e.bitrev(c, log_n);
+    run_stages(e, v, c);
+    e.finish(c, v.dc.n, v.inv_z);  // coefficients of C / Z
+    e.pointwise(a, b, v.dc.n, v.dc.z_coset_inv);
+    run_transform(e, v, a, ntt_kind::coset_inverse);  // coefficients of A B / Z
+    e.subtract(a, c, v.dc.n);
 }
 
 }  // namespace c2lab::gpu::ntt
