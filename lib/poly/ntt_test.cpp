@@ -5,6 +5,7 @@
 
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "core/error.hpp"
@@ -349,18 +350,19 @@ TEST(ntt, fused_coset_forms_match_the_composed_transforms) {
             coset_forward_ntt(d, want, {threads});
             coset_values_from_values(d, got, {threads});
             ASSERT_EQ(got, want) << "coset_values_from_values, log_n = " << log_n;
-            want = x;
-            got = x;
-            coset_inverse_ntt(d, want, {threads});
-            for (fr& v : want) v *= scale;
-            coset_inverse_ntt_scaled(d, got, scale, {threads});
-            ASSERT_EQ(got, want) << "coset_inverse_ntt_scaled, log_n = " << log_n;
-            want = x;
-            got = x;
-            inverse_ntt(d, want, {threads});
-            for (fr& v : want) v *= scale;
-            inverse_ntt_scaled(d, got, scale, {threads});
-            ASSERT_EQ(got, want) << "inverse_ntt_scaled, log_n = " << log_n;
+            using plain_fn = void (*)(const evaluation_domain&, std::span<fr>, const ntt_config&);
+            using scaled_fn = void (*)(const evaluation_domain&, std::span<fr>, const fr&, const ntt_config&);
+            const std::tuple<plain_fn, scaled_fn, const char*> scaled_forms[] = {
+                {coset_inverse_ntt, coset_inverse_ntt_scaled, "coset_inverse_ntt_scaled"},
+                {inverse_ntt, inverse_ntt_scaled, "inverse_ntt_scaled"}};
+            for (const auto& [plain, scaled, name] : scaled_forms) {
+                want = x;
+                got = x;
+                plain(d, want, {threads});
+                for (fr& v : want) v *= scale;
+                scaled(d, got, scale, {threads});
+                ASSERT_EQ(got, want) << name << ", log_n = " << log_n;
+            }
         }
     }
 }
