@@ -67,8 +67,14 @@ int run_baseline_update(const baseline_update_args& a) {
     }
     if (machine.empty()) throw error(errc::bad_input, "the machine name is empty; pass --machine NAME");
 
-    const fs::path dir = fs::path(a.results) / "baselines" / machine;
+    fs::path dir = fs::path(a.results) / "baselines" / machine;
     if (a.path_only) {
+        // A baseline stored before runs recorded their cpu_id is named without it: where the
+        // run's own folder does not exist, that one (the gate still compares the cpu_path).
+        if (a.machine.empty() && !fs::is_directory(dir, ec)) {
+            const fs::path older = fs::path(a.results) / "baselines" / regressions::baseline_name(run.machine, false);
+            if (fs::is_directory(older, ec)) dir = older;
+        }
         std::cout << dir.string() << "\n";
         return exit_ok;
     }

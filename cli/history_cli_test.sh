@@ -77,7 +77,7 @@ expect 0 "import again" "$BIN" history import --results "$T/results" --db "$T/im
 sqlite3 "$T/imp.sqlite" "UPDATE schema_version SET version = 7" 2>/dev/null ||
   python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("UPDATE schema_version SET version = 7"); c.commit()' "$T/imp.sqlite"
 expect 2 "newer schema" "$BIN" history list --db "$T/imp.sqlite" &&
-  has "$T/err" "newer schema" "schema version 7, this c2lab knows up to 1"
+  has "$T/err" "newer schema" "schema version 7, this c2lab knows up to 2"
 
 # gate history at ancestor commits only: in a repository with main A -> B and a side branch A -> C,
 # the runs at A and C (C 10% faster), the current run at B: C's run is left out.

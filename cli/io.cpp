@@ -267,13 +267,19 @@ std::string current_commit() {
 
 std::vector<std::pair<std::string, std::string>> machine_info() {
     std::vector<std::pair<std::string, std::string>> m;
+    // The first processor's "model name", and its "cpu family" and "model" as cpu_id ("family 25
+    // model 17"): virtual machines often show one model name for several generations.
     std::ifstream cpuinfo("/proc/cpuinfo");
-    for (std::string line; std::getline(cpuinfo, line);)
-        if (line.rfind("model name", 0) == 0) {
-            const auto colon = line.find(':');
-            if (colon != std::string::npos) m.emplace_back("cpu_model", line.substr(colon + 2));
-            break;
-        }
+    std::string family, model;
+    for (std::string line; std::getline(cpuinfo, line) && !line.empty();) {
+        const auto colon = line.find(':');
+        if (colon == std::string::npos || colon + 2 > line.size()) continue;
+        const std::string value = line.substr(colon + 2);
+        if (line.rfind("model name", 0) == 0) m.emplace_back("cpu_model", value);
+        else if (line.rfind("cpu family", 0) == 0) family = value;
+        else if (line.rfind("model", 0) == 0 && line.find_first_not_of(" \t", 5) == colon) model = value;
+    }
+    if (!family.empty() && !model.empty()) m.emplace_back("cpu_id", "family " + family + " model " + model);
     m.emplace_back("num_cpus", std::to_string(std::thread::hardware_concurrency()));
     char host[256] = {};
     if (::gethostname(host, sizeof host - 1) == 0) m.emplace_back("host_name", host);
@@ -369,7 +375,7 @@ std::string tail_lines(const std::string& s, std::size_t max_chars) {
 std::vector<std::pair<std::string, std::string>> build_context() {
     std::vector<std::pair<std::string, std::string>> c;
     for (const auto& [k, v] : machine_info())
-        if (k == "cpu_model") c.emplace_back(k, v);
+        if (k == "cpu_model" || k == "cpu_id") c.emplace_back(k, v);
     c.emplace_back("build_type", C2LAB_BUILD_TYPE);
     c.emplace_back("compiler", std::string("c++ ") + __VERSION__);
     c.emplace_back("date", utc_stamp("%Y-%m-%dT%H:%M:%S+00:00"));

@@ -570,8 +570,9 @@ int main(int argc, char** argv) {
         "print what was written.");
     s_bupdate->add_option("--from", bupdate.from, "run directory, e.g. results/runs/<stamp>")->type_name("DIR")->required();
     s_bupdate->add_option("--machine", bupdate.machine,
-                          "machine name, [a-z0-9-] (default: from the fingerprint: <cpu_model>-<num_cpus>cpu-<build_type>, "
-                          "sanitized; for instruction counts toolchain-<compiler>-<valgrind>-<build_type>, any CPU)")
+                          "machine name, [a-z0-9-] (default: from the fingerprint: <cpu_model>-<cpu_id>-<num_cpus>cpu-<build_type>, "
+                          "sanitized, the cpu_id (\"family F model M\") where the run records one; for instruction counts "
+                          "toolchain-<compiler>-<valgrind>-<build_type>, any CPU)")
         ->type_name("NAME");
     s_bupdate->add_option("--results", bupdate.results, "results directory holding baselines/")
         ->type_name("DIR")
@@ -585,7 +586,9 @@ int main(int argc, char** argv) {
     baseline_update_args bpath;
     bpath.path_only = true;
     auto* s_bpath = s_baseline->add_subcommand(
-        "path", "Print the baseline directory of a run's machine (results/baselines/<machine>), whether or not it exists.");
+        "path",
+        "Print the baseline directory of a run's machine (results/baselines/<machine>), whether or not it exists; where "
+        "it does not and one named without the run's cpu_id does (stored before runs recorded it), that one.");
     s_bpath->add_option("--from", bpath.from, "run directory, e.g. results/runs/<stamp>")->type_name("DIR")->required();
     s_bpath->add_option("--results", bpath.results, "results directory holding baselines/")
         ->type_name("DIR")

@@ -58,6 +58,11 @@ std::vector<std::string> fingerprint_differences(const machine_fingerprint& b, c
             out.push_back("cpu_model: baseline " + show(b.cpu_model) + ", current " + show(c.cpu_model));
         if (b.num_cpus != c.num_cpus)
             out.push_back("num_cpus: baseline " + std::to_string(b.num_cpus) + ", current " + std::to_string(c.num_cpus));
+        // Recorded by newer runs only: compared where both have them.
+        if (!b.cpu_id.empty() && !c.cpu_id.empty() && b.cpu_id != c.cpu_id)
+            out.push_back("cpu_id: baseline " + show(b.cpu_id) + ", current " + show(c.cpu_id));
+        if (!b.cpu_path.empty() && !c.cpu_path.empty() && b.cpu_path != c.cpu_path)
+            out.push_back("cpu_path: baseline " + show(b.cpu_path) + ", current " + show(c.cpu_path));
     }
     if (b.build_type != c.build_type)
         out.push_back("build_type: baseline " + show(b.build_type) + ", current " + show(c.build_type));
@@ -79,13 +84,14 @@ std::string sanitize_machine_name(std::string_view text) {
     return out;
 }
 
-std::string baseline_name(const machine_fingerprint& m) {
+std::string baseline_name(const machine_fingerprint& m, bool with_cpu_id) {
     if (m.counts_instructions()) {
         if (m.compiler.empty()) return {};
         return sanitize_machine_name("toolchain-" + m.compiler + "-" + m.valgrind + "-" + m.build_type);
     }
     if (m.cpu_model.empty()) return {};
-    return sanitize_machine_name(m.cpu_model + "-" + std::to_string(m.num_cpus) + "cpu-" + m.build_type);
+    const std::string id = with_cpu_id && !m.cpu_id.empty() ? "-" + m.cpu_id : "";
+    return sanitize_machine_name(m.cpu_model + id + "-" + std::to_string(m.num_cpus) + "cpu-" + m.build_type);
 }
 
 const benchmark_samples* bench_run::find(std::string_view name) const {
@@ -173,6 +179,8 @@ bench_run parse_bench_json(std::string_view raw_text, const std::string& source)
         run.machine.build_type = context_string(*ctx, "build_type");
         run.machine.compiler = context_string(*ctx, "compiler");
         run.machine.valgrind = context_string(*ctx, "valgrind");
+        run.machine.cpu_id = context_string(*ctx, "cpu_id");
+        run.machine.cpu_path = context_string(*ctx, "cpu_path");
     }
 
     auto rows = doc.find("benchmarks");
@@ -252,6 +260,9 @@ bench_run read_bench_run(const std::string& path) {
         } else if (auto diff = fingerprint_differences(merged.machine, one.machine); !diff.empty()) {
             throw_bad_input(files[k] + ": machine fingerprint differs from " + files[0] + " (" + diff.front() + ")");
         }
+        // A field that only some files record (compared where both have it) is the run's.
+        for (auto field : {&machine_fingerprint::cpu_id, &machine_fingerprint::cpu_path})
+            if ((merged.machine.*field).empty()) merged.machine.*field = one.machine.*field;
         for (auto& b : one.benchmarks) {
             auto [it, fresh] = origin.emplace(b.name, files[k]);
             if (!fresh) throw_bad_input(files[k] + ": benchmark '" + b.name + "' also appears in " + it->second);

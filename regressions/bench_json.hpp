@@ -20,8 +20,14 @@
 //               absent. Google Benchmark's "library_build_type" is the benchmark
 //               library's own build and is not used.
 //   compiler    "compiler" (scripts/bench.sh: `c++ --version | head -1`); "" when absent
-// The gate refuses to compare runs whose cpu_model, num_cpus or build_type differ; the
-// compiler is reported but not compared (a compiler upgrade is a change one may measure).
+//   cpu_id      "cpu_id" (scripts/bench.sh and `c2lab prove`: "family F model M" from
+//               /proc/cpuinfo); "" when absent. Virtual machines often show one model name for
+//               several generations ("AMD EPYC" for Zen 1 and Zen 4 alike)
+//   cpu_path    "cpu_path" (the benchmarks' own: avx512-ifma, adx, portable); "" when absent
+// The gate refuses to compare runs whose cpu_model, num_cpus or build_type differ, and runs
+// whose cpu_id or cpu_path differ where both runs record one (runs written before these were
+// recorded still compare); the compiler is reported but not compared (a compiler upgrade is a
+// change one may measure).
 //
 // Every malformed input (bad JSON, no "benchmarks" array, a row without a name, a
 // non-numeric time, an unknown time unit) is c2lab::error(bad_input) naming the file and,
@@ -46,23 +52,28 @@ struct machine_fingerprint {
     // writes it); empty for a timed run. Instruction counts depend on the code and the toolchain
     // that built and counted it, not on the CPU model: such runs are matched by toolchain.
     std::string valgrind;
+    std::string cpu_id;    // "family F model M"; "" where the run does not record it
+    std::string cpu_path;  // the arithmetic path that ran (avx512-ifma, adx, portable); "" where unrecorded
 
     bool counts_instructions() const noexcept { return !valgrind.empty(); }
 };
 
 // "field: baseline 'a', current 'b'" for every compared field that differs; empty when the
-// fingerprints match. Timed runs compare the machine (cpu_model, num_cpus, build_type);
+// fingerprints match. Timed runs compare the machine (cpu_model, num_cpus, build_type, and
+// cpu_id and cpu_path where both runs have them);
 // two instruction-count runs compare the toolchain (compiler, valgrind, build_type); a timed
 // run and a count never match.
 std::vector<std::string> fingerprint_differences(const machine_fingerprint& baseline,
                                                  const machine_fingerprint& current);
 
 // The name of a run's baseline folder (results/baselines/<name>): lower case, every run of
-// characters other than [a-z0-9] one '-'. Timed runs: "<cpu_model>-<num_cpus>cpu-<build_type>"
-// ("intel-r-xeon-r-processor-2cpu-release"); instruction-count runs:
-// "toolchain-<compiler>-<valgrind>-<build_type>", shared by every CPU model. Empty when the
-// fingerprint has nothing to name it by (no cpu_model, or no compiler for a count).
-std::string baseline_name(const machine_fingerprint& m);
+// characters other than [a-z0-9] one '-'. Timed runs: "<cpu_model>-<cpu_id>-<num_cpus>cpu-<build_type>"
+// ("amd-epyc-family-25-model-17-2cpu-release"), without the cpu_id where the run has none or
+// with_cpu_id is false ("intel-r-xeon-r-processor-2cpu-release", the name baselines had before
+// runs recorded it); instruction-count runs: "toolchain-<compiler>-<valgrind>-<build_type>",
+// shared by every CPU model. Empty when the fingerprint has nothing to name it by (no
+// cpu_model, or no compiler for a count).
+std::string baseline_name(const machine_fingerprint& m, bool with_cpu_id = true);
 
 // `text` in the form baseline_name gives: lower case [a-z0-9] runs joined by '-'.
 std::string sanitize_machine_name(std::string_view text);

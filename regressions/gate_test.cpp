@@ -418,6 +418,45 @@ TEST(Deterministic, BaselineNamesAreToolchainsForCountsAndMachinesForTimes) {
     EXPECT_EQ(baseline_name(none), "");
     none.valgrind = "valgrind-3.19.0";  // a count without a compiler cannot be keyed
     EXPECT_EQ(baseline_name(none), "");
+    // A run that records its cpu_id is named by it too (the older name on request).
+    json ctx = context("AMD EPYC", 2);
+    ctx["cpu_id"] = "family 25 model 17";
+    const bench_run zen4 = parse(make_run(gen, suite(), ctx), "z.json");
+    EXPECT_EQ(zen4.machine.cpu_id, "family 25 model 17");
+    EXPECT_EQ(baseline_name(zen4.machine), "amd-epyc-family-25-model-17-2cpu-release");
+    EXPECT_EQ(baseline_name(zen4.machine, false), "amd-epyc-2cpu-release");
+    const bench_run counts_with_id = parse(make_icount_run(icount_suite(), [] {
+        json c = icount_context("AMD EPYC");
+        c["cpu_id"] = "family 23 model 1";
+        return c;
+    }()), "ci.json");
+    EXPECT_EQ(baseline_name(counts_with_id.machine), "toolchain-c-12-2-0-valgrind-3-19-0-release");
+}
+
+// One model name, two CPUs: "AMD EPYC" is what a Zen 1 and a Zen 4 virtual machine both show. Runs
+// that record their cpu_id (family and model) or their arithmetic path are compared only with
+// runs of the same one; a run that records neither (a baseline stored before) still compares.
+TEST(Deterministic, CpuIdAndPathSeparateMachinesOfOneModelName) {
+    rng gen(23);
+    auto with = [](const char* id, const char* path) {
+        json c = context("AMD EPYC", 2);
+        if (*id) c["cpu_id"] = id;
+        if (*path) c["cpu_path"] = path;
+        return c;
+    };
+    const auto specs = suite();
+    const bench_run zen4 = parse(make_run(gen, specs, with("family 25 model 17", "avx512-ifma")), "zen4.json");
+    const bench_run zen1 = parse(make_run(gen, specs, with("family 23 model 1", "adx")), "zen1.json");
+    const bench_run zen4_adx = parse(make_run(gen, specs, with("family 25 model 17", "adx")), "zen4-adx.json");
+    const bench_run older = parse(make_run(gen, specs, with("", "")), "older.json");
+    const bench_run zen4_again = parse(make_run(gen, specs, with("family 25 model 17", "avx512-ifma")), "again.json");
+    EXPECT_EQ(zen4.machine.cpu_path, "avx512-ifma");
+    expect_bad_input([&] { run_gate(zen4, zen1, default_policy()); }, {"cpu_id", "family 25 model 17", "family 23 model 1"});
+    expect_bad_input([&] { run_gate(zen4, zen4_adx, default_policy()); }, {"cpu_path", "avx512-ifma", "adx"});
+    EXPECT_TRUE(fingerprint_differences(older.machine, zen1.machine).empty());
+    EXPECT_TRUE(fingerprint_differences(zen4.machine, older.machine).empty());
+    EXPECT_TRUE(fingerprint_differences(zen4.machine, zen4_again.machine).empty());
+    EXPECT_NO_THROW(run_gate(zen4, zen4_again, default_policy()));
 }
 
 TEST(Deterministic, DecideExactIsTheRatioAgainstTheMargin) {

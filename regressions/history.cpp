@@ -61,6 +61,9 @@ const char* const migrations[] = {
     "  value DOUBLE PRECISION NOT NULL,"
     "  PRIMARY KEY (run_id, benchmark, metric, repetition));"
     "CREATE INDEX samples_by_benchmark ON samples (benchmark, run_id);",
+    // 2: the CPU's family and model ("family F model M"; '' for runs recorded before): virtual
+    // machines show one model name for several generations.
+    "ALTER TABLE runs ADD COLUMN cpu_id TEXT NOT NULL DEFAULT '';",
 };
 static_assert(std::size(migrations) == history_schema_version);
 
@@ -95,11 +98,12 @@ public:
                     id = next->int64(0);
                 }
                 db_->query("INSERT INTO runs (id, recorded_at, run_date, commit_id, branch, dirty, cpu_model, num_cpus, "
-                           "build_type, compiler, valgrind, cpu_path, kind, flags, dataset, source) "
-                           "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
+                           "build_type, compiler, valgrind, cpu_path, kind, flags, dataset, source, cpu_id) "
+                           "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)",
                            {id, utc_now(), m.run_date, m.commit, m.branch, std::int64_t{m.dirty ? 1 : 0},
                             m.machine.cpu_model, std::int64_t{m.machine.num_cpus}, m.machine.build_type,
-                            m.machine.compiler, m.machine.valgrind, m.cpu_path, m.kind, m.flags, m.dataset, src})
+                            m.machine.compiler, m.machine.valgrind, m.cpu_path, m.kind, m.flags, m.dataset, src,
+                            m.machine.cpu_id})
                     ->next();
                 for (std::size_t b = 0; b < r.run.benchmarks.size(); ++b) {
                     const benchmark_samples& bs = r.run.benchmarks[b];
@@ -129,7 +133,7 @@ public:
         std::vector<history_run> out;
         std::map<std::int64_t, std::size_t> at;
         auto q = db_->query("SELECT id, recorded_at, run_date, commit_id, branch, dirty, cpu_model, num_cpus, build_type, "
-                            "compiler, valgrind, cpu_path, kind, flags, dataset, source FROM runs ORDER BY id");
+                            "compiler, valgrind, cpu_path, kind, flags, dataset, source, cpu_id FROM runs ORDER BY id");
         while (q->next()) {
             history_run r;
             r.id = q->int64(0);
@@ -144,10 +148,12 @@ public:
             r.machine.compiler = q->text(9);
             r.machine.valgrind = q->text(10);
             r.cpu_path = q->text(11);
+            r.machine.cpu_path = r.cpu_path;
             r.kind = q->text(12);
             r.flags = q->text(13);
             r.dataset = q->text(14);
             r.source = q->text(15);
+            r.machine.cpu_id = q->text(16);
             at[r.id] = out.size();
             out.push_back(std::move(r));
         }
@@ -369,6 +375,8 @@ bench_run parse_prove_json(std::string_view text, const std::string& source) {
     run.machine.cpu_model = ctx("cpu_model");
     run.machine.build_type = ctx("build_type");
     run.machine.compiler = ctx("compiler");
+    run.machine.cpu_id = ctx("cpu_id");
+    run.machine.cpu_path = ctx("cpu_path");
     const std::string cpus = ctx("num_cpus");
     if (!cpus.empty()) {
         std::size_t used = 0;
@@ -446,6 +454,7 @@ history_record history_record_of_texts(const std::vector<std::pair<std::string, 
         m.cpu_path = context_value(r, key);
         if (!m.cpu_path.empty()) break;
     }
+    m.machine.cpu_path = m.cpu_path;  // as list_runs reads it back
     nlohmann::json flags = nlohmann::json::object();
     for (const auto& [key, value] : r.context)
         if (key.starts_with("flag.")) flags[key.substr(5)] = value;

@@ -19,7 +19,8 @@
 // store, not by an auto-increment) so that a PostgreSQL store can share it:
 //   schema_version(version)
 //   runs(id, recorded_at, run_date, commit_id, branch, dirty, cpu_model, num_cpus, build_type,
-//        compiler, valgrind, cpu_path, kind, flags, dataset, source)
+//        compiler, valgrind, cpu_path, kind, flags, dataset, source, cpu_id)
+//                                         cpu_id since version 2 ('' for older runs)
 //   run_files(run_id, name, sha256)       one row per JSON file; sha256 unique: a file's
 //                                         content is recorded once
 //   samples(run_id, bench_index, benchmark, metric, repetition, value)
@@ -49,7 +50,7 @@
 namespace c2lab::regressions {
 
 // The newest schema version this c2lab writes and reads.
-inline constexpr int history_schema_version = 1;
+inline constexpr int history_schema_version = 2;
 
 // The kinds of run the history knows.
 inline constexpr const char* history_kinds[] = {"bench", "icount", "ab", "prove"};

@@ -51,6 +51,11 @@ mkdir -p "$out"
 commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 dirty="$(git status --porcelain 2>/dev/null | grep -q . && echo yes || echo no)"
 cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//' || echo unknown)"
+# The CPU's family and model: virtual machines often show one model name ("AMD EPYC") for
+# several generations; the gate compares baselines of the same cpu_id only.
+cpu_id="$(awk -F': *' '/^cpu family/ && !f {f=$2} /^model[ \t]*:/ && !m {m=$2} END {if (f != "" && m != "") print "family " f " model " m}' /proc/cpuinfo 2>/dev/null || true)"
+cpu_id_args=()
+if [ -n "$cpu_id" ]; then cpu_id_args=(--benchmark_context=cpu_id="$cpu_id"); fi
 # The quick suite: small sizes of the stage benchmarks, everything of bench_ff.
 quick_filter() {
   case "$1" in
@@ -78,7 +83,7 @@ for bench in build/release/benchmarks/bench_*; do
   "$bench" ${c2lab_args[@]+"${c2lab_args[@]}"} --benchmark_filter="$f" --benchmark_min_time="$min_time" \
     --benchmark_repetitions="$reps" --benchmark_out="$tmp" --benchmark_out_format=json \
     --benchmark_context=commit="$commit" --benchmark_context=dirty="$dirty" \
-    --benchmark_context=cpu_model="$cpu" --benchmark_context=build_type=Release \
+    --benchmark_context=cpu_model="$cpu" ${cpu_id_args[@]+"${cpu_id_args[@]}"} --benchmark_context=build_type=Release \
     --benchmark_context=compiler="$(c++ --version | head -1)" --benchmark_context=suite="$suite" \
     >/dev/null 2>"$log" &
   child=$!
