@@ -370,7 +370,7 @@ int run_gate_history(const gate_args& a) {
         rg::baseline_from_history(*store, cur, last_n, self, in_git ? std::function<bool(const std::string&)>(ancestor) : nullptr);
 
     const bool counts = cur.machine.counts_instructions();
-    const std::string matching = counts ? "toolchain (compiler, valgrind, build_type)" : "machine (cpu_model, num_cpus, build_type)";
+    const std::string matching = counts ? "toolchain (compiler, valgrind, build_type)" : "machine (cpu_model, num_cpus, build_type; cpu_id and cpu_path where both runs record them)";
     if (hb.run_ids.empty())
         throw error(errc::bad_input, db + ": no recorded run on this " + matching + " holds a benchmark of " + a.current +
                                          " (" + machine_name(cur.machine) + "; " + std::to_string(hb.other_machine_runs) +

@@ -468,7 +468,8 @@ int main(int argc, char** argv) {
                        "$C2LAB_DB, else $C2LAB_HISTORY, else results/history.sqlite)")
         ->type_name("PATH");
     s_gate->add_flag("--allow-other-machine", gate.allow_other_machine,
-                     "compare even when the fingerprints (cpu_model, num_cpus, build_type) differ");
+                     "compare even when the fingerprints (cpu_model, num_cpus, build_type; cpu_id and cpu_path where both runs "
+                     "record them) differ");
     s_gate->footer(
         "Exit codes: 0 no regression, 1 at least one benchmark regressed, 2 bad input (unreadable or malformed\n"
         "JSON or policy, runs from different machines). Benchmarks present in only one run are listed, not\n"
@@ -480,8 +481,9 @@ int main(int argc, char** argv) {
         "      --policy results/policies/default.json --markdown gate.md\n"
         "  c2lab gate --baseline history:5 --current results/runs/20261202T153256Z   # the last 5 recorded runs\n"
         "With --baseline history[:N] the baseline of each benchmark is the samples of the last N runs recorded\n"
-        "in the history that hold it and match the current run's machine (cpu_model, num_cpus, build_type;\n"
-        "instruction counts: compiler, valgrind, build_type), the current run itself left out; the report\n"
+        "in the history that hold it and match the current run's machine (cpu_model, num_cpus, build_type, and\n"
+        "cpu_id and cpu_path where both runs record them; instruction counts: compiler, valgrind, build_type), the\n"
+        "current run itself left out; the report\n"
         "names those runs.");
 
     ab_args abx;

@@ -198,9 +198,10 @@ public:
         bench_run run;
         run.source = db_->name() + " run " + std::to_string(id);
         {
-            auto q = db_->query("SELECT cpu_model, num_cpus, build_type, compiler, valgrind FROM runs WHERE id = $1", {id});
+            auto q = db_->query(
+                "SELECT cpu_model, num_cpus, build_type, compiler, valgrind, cpu_id, cpu_path FROM runs WHERE id = $1", {id});
             if (!q->next()) throw error(errc::bad_input, db_->name() + ": no run " + std::to_string(id) + " in the history");
-            run.machine = {q->text(0), q->int64(1), q->text(2), q->text(3), q->text(4)};
+            run.machine = {q->text(0), q->int64(1), q->text(2), q->text(3), q->text(4), q->text(5), q->text(6)};
         }
         auto q = db_->query("SELECT bench_index, benchmark, metric, value FROM samples WHERE run_id = $1 "
                             "ORDER BY bench_index, metric, repetition",
