@@ -412,16 +412,18 @@ void run_stages(E& e, const ntt_view& v, fr_dev* x) {
     for (uint32_t i = 0; i < v.plan.count; ++i) e.group(x, v.tw, v.plan.g[i]);
 }
 
+// finish_scale: the inverse kinds' last pass scaled by these powers instead of the view's own
+// (v.inv, v.coset_inv).
 template <class E>
-void run_transform(E& e, const ntt_view& v, fr_dev* x, ntt_kind kind) {
+void run_transform(E& e, const ntt_view& v, fr_dev* x, ntt_kind kind, const powers* finish_scale = nullptr) {
     const uint32_t log_n = v.dc.log_n;
     if (kind == ntt_kind::coset_forward)
         e.bitrev_scale(x, log_n, v.coset);
     else if (log_n > 0)
         e.bitrev(x, log_n);
     run_stages(e, v, x);
-    if (kind == ntt_kind::inverse) e.finish(x, v.dc.n, v.inv);
-    if (kind == ntt_kind::coset_inverse) e.finish(x, v.dc.n, v.coset_inv);
+    if (kind == ntt_kind::inverse) e.finish(x, v.dc.n, finish_scale ? *finish_scale : v.inv);
+    if (kind == ntt_kind::coset_inverse) e.finish(x, v.dc.n, finish_scale ? *finish_scale : v.coset_inv);
 }
 
 // bellperson's h step on padded a, b, c (n each); a ends as the n coefficients of h. The
@@ -439,9 +441,7 @@ void run_h(E& e, const ntt_view& v, fr_dev* a, fr_dev* b, fr_dev* c) {
         if (log_n > 0) e.bitrev(x, log_n);
         run_stages(e, v, x);  // values on g*H
     }
-    if (log_n > 0) e.bitrev(c, log_n);
-    run_stages(e, v, c);
-    e.finish(c, v.dc.n, v.inv_z);  // coefficients of C / Z
+    run_transform(e, v, c, ntt_kind::inverse, &v.inv_z);  // coefficients of C / Z
     e.pointwise(a, b, v.dc.n, v.dc.z_coset_inv);
     run_transform(e, v, a, ntt_kind::coset_inverse);  // coefficients of A B / Z
     e.subtract(a, c, v.dc.n);

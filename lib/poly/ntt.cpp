@@ -591,23 +591,18 @@ void finish_inverse_bit_reversed(std::span<fr> a, size_t log_n, const fr& scale,
     });
 }
 
-// The inverse transform times scale (1 for inverse_ntt).
+// The inverse transform (Coset: the coset inverse, coefficient k also times g^-k) times scale
+// (1 for inverse_ntt and coset_inverse_ntt).
+template <bool Coset>
 void inverse_core(const evaluation_domain& d, std::span<fr> a, const fr& scale, const ntt_config& cfg,
                   const char* name) {
     check_size(d, a, name);
     parallel::in_arena(cfg.threads, [&] {
         forward_core(d, a, cfg);
-        finish_inverse<false>(a, d.size_inv() * scale, fr::one(), fr::one(), uses_ifma(cfg));
-    });
-}
-
-// The coset inverse transform times scale (1 for coset_inverse_ntt).
-void coset_inverse_core(const evaluation_domain& d, std::span<fr> a, const fr& scale, const ntt_config& cfg,
-                        const char* name) {
-    check_size(d, a, name);
-    parallel::in_arena(cfg.threads, [&] {
-        forward_core(d, a, cfg);
-        finish_inverse<true>(a, d.size_inv() * scale, d.coset_generator_inv(), d.coset_generator(), uses_ifma(cfg));
+        if constexpr (Coset)
+            finish_inverse<true>(a, d.size_inv() * scale, d.coset_generator_inv(), d.coset_generator(), uses_ifma(cfg));
+        else
+            finish_inverse<false>(a, d.size_inv() * scale, fr::one(), fr::one(), uses_ifma(cfg));
     });
 }
 
@@ -619,11 +614,11 @@ void forward_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& 
 }
 
 void inverse_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg) {
-    inverse_core(d, a, fr::one(), cfg, "inverse_ntt");
+    inverse_core<false>(d, a, fr::one(), cfg, "inverse_ntt");
 }
 
 void inverse_ntt_scaled(const evaluation_domain& d, std::span<fr> a, const fr& scale, const ntt_config& cfg) {
-    inverse_core(d, a, scale, cfg, "inverse_ntt_scaled");
+    inverse_core<false>(d, a, scale, cfg, "inverse_ntt_scaled");
 }
 
 void coset_forward_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg) {
@@ -635,11 +630,11 @@ void coset_forward_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_co
 }
 
 void coset_inverse_ntt(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg) {
-    coset_inverse_core(d, a, fr::one(), cfg, "coset_inverse_ntt");
+    inverse_core<true>(d, a, fr::one(), cfg, "coset_inverse_ntt");
 }
 
 void coset_inverse_ntt_scaled(const evaluation_domain& d, std::span<fr> a, const fr& scale, const ntt_config& cfg) {
-    coset_inverse_core(d, a, scale, cfg, "coset_inverse_ntt_scaled");
+    inverse_core<true>(d, a, scale, cfg, "coset_inverse_ntt_scaled");
 }
 
 void coset_values_from_values(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg) {
