@@ -24,6 +24,15 @@
 //                                                      circuit-info and setup run; 2 KiB by
 //                                                      default, 32 GiB with --dataset porep-32gib
 //
+//   synth/<dataset>/witness_memory:<fresh|reuse>/lc_indexer:<v>/presize:<p>
+//                                                      after one untimed synthesis, into new
+//                                                      vectors (fresh) or that synthesis's
+//                                                      (reuse); lc_indexer and presize are the
+//                                                      flags' values (--flag presize=prefault:
+//                                                      the fresh vectors' pages faulted in on
+//                                                      a thread of its own; the process is not
+//                                                      to be pinned to one core for that)
+//
 // The direct cases synthesize the challenges one after another (a per-thread rate) unless
 // --flag synth_challenges=parallel is given (auto, the prover's default, is serial here: these
 // cases run at 32 GiB too, where the parts would need 16.7 GB more).

@@ -4,6 +4,9 @@
 #include "core/error.hpp"
 #include "core/file.hpp"
 
+#include <sys/mman.h>
+
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -154,6 +157,84 @@ TEST(huge_pages, storage_is_aligned_and_usable) {
     EXPECT_TRUE(aligned(w.data(), 64));
     w = v;  // copies between vectors of the allocator
     EXPECT_EQ(w, v);
+}
+
+// Resident pages of [p, p + bytes) by mincore (whole pages of an mmap'ed region).
+size_t resident_pages(void* p, size_t bytes) {
+    const size_t page = 4096, pages = (bytes + page - 1) / page;
+    std::vector<unsigned char> in(pages);
+    if (::mincore(p, bytes, in.data()) != 0) ADD_FAILURE() << "mincore failed";
+    return static_cast<size_t>(std::count_if(in.begin(), in.end(), [](unsigned char c) { return (c & 1) != 0; }));
+}
+
+// An anonymous private mapping, unmapped at the end: its pages are not resident until touched.
+struct fresh_mapping {
+    explicit fresh_mapping(size_t n) : bytes(n) {
+        p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED) p = nullptr;
+        if (p) ::madvise(p, bytes, MADV_NOHUGEPAGE);  // counted in 4 KiB pages
+    }
+    ~fresh_mapping() {
+        if (p) ::munmap(p, bytes);
+    }
+    char* at(size_t off) const { return static_cast<char*>(p) + off; }
+    void* p = nullptr;
+    size_t bytes;
+};
+
+// Whether this kernel populates on advice (MADV_POPULATE_WRITE, Linux 5.14).
+bool kernel_populates() {
+#ifdef MADV_POPULATE_WRITE
+    fresh_mapping m(size_t{1} << 16);
+    return m.p && ::madvise(m.p, m.bytes, MADV_POPULATE_WRITE) == 0 && resident_pages(m.p, m.bytes) == 16;
+#else
+    return false;
+#endif
+}
+
+TEST(huge_pages, background_populate_maps_every_range_and_leaves_the_rest) {
+    if (!kernel_populates()) GTEST_SKIP() << "this kernel does not populate pages on MADV_POPULATE_WRITE (Linux 5.14+)";
+    const size_t mib = size_t{1} << 20;
+    fresh_mapping m(16 * mib);
+    ASSERT_NE(m.p, nullptr);
+    ASSERT_EQ(resident_pages(m.p, m.bytes), 0u);
+    // Three ranges of different sizes (one empty, one not page-aligned at either end), and a gap
+    // between them that must stay untouched.
+    {
+        background_populate bp({{m.at(0), 5 * mib}, {m.at(6 * mib), 0}, {m.at(8 * mib + 100), 3 * mib - 200}}, 256 << 10);
+        EXPECT_TRUE(bp.running());
+        bp.wait();
+        EXPECT_FALSE(bp.running());
+    }
+    EXPECT_EQ(resident_pages(m.at(0), 5 * mib), 5 * mib / 4096);
+    EXPECT_EQ(resident_pages(m.at(5 * mib), 3 * mib), 0u);  // the gap
+    EXPECT_EQ(resident_pages(m.at(8 * mib), 3 * mib), 3 * mib / 4096);  // the partial pages at its ends too
+    EXPECT_EQ(resident_pages(m.at(11 * mib), 5 * mib), 0u);
+    // Moved while running: the new owner waits for it.
+    fresh_mapping n(4 * mib);
+    background_populate moved;
+    {
+        background_populate bp({{n.p, n.bytes}}, 64 << 10);
+        moved = std::move(bp);
+    }
+    moved.wait();
+    EXPECT_EQ(resident_pages(n.p, n.bytes), 4 * mib / 4096);
+    // Nothing to populate: no thread.
+    EXPECT_FALSE(background_populate({{n.p, 0}}).running());
+    EXPECT_FALSE(background_populate(std::vector<std::pair<void*, size_t>>{}).running());
+}
+
+TEST(huge_pages, background_populate_stops_early) {
+    if (!kernel_populates()) GTEST_SKIP() << "this kernel does not populate pages on MADV_POPULATE_WRITE (Linux 5.14+)";
+    const size_t bytes = size_t{256} << 20;
+    fresh_mapping m(bytes);
+    ASSERT_NE(m.p, nullptr);
+    background_populate bp({{m.p, bytes}}, 64 << 10);  // 4096 slices
+    bp.stop();  // at most the slice under way when the request is seen
+    EXPECT_FALSE(bp.running());
+    const size_t resident = resident_pages(m.p, bytes);
+    EXPECT_LT(resident, bytes / 4096 / 2) << "stop() did not end the population early";
+    bp.stop();  // a second stop is a no-op
 }
 
 }  // namespace

@@ -3,11 +3,17 @@
 // default) only advised memory gets them. Advice only: nothing fails where the kernel declines.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
 #include <new>
+#include <stop_token>
+#include <system_error>
+#include <thread>
+#include <utility>
+#include <vector>
 
 #include <sys/mman.h>
 
@@ -44,6 +50,54 @@ inline void populate_pages_in_parallel(void* p, size_t bytes, size_t grain = siz
     char* base = static_cast<char*>(p);
     parallel::for_chunks(bytes, grain, [base](size_t lo, size_t hi) { populate_pages(base + lo, hi - lo); });
 }
+
+// populate_pages over several ranges on a thread of its own, beside a writer that moves through
+// them in step (the vectors a synthesis appends to): each range is cut into the same number of
+// slices of about `slice` bytes (the largest range's), and slice k of every range is populated
+// before slice k + 1 of any, so that the pages ahead of the writer are mapped when it gets there.
+// The page faults, the kernel's zeroing of the pages and, on a VM, the backing of guest memory then
+// cost another core, not the writer's. Best effort: where the thread cannot start, nothing is
+// populated. stop() (and the destructor, and a move assignment over a running one) ends it after
+// the slice under way and joins the thread; the ranges must stay mapped until then.
+class background_populate {
+public:
+    background_populate() = default;
+    explicit background_populate(std::vector<std::pair<void*, size_t>> ranges, size_t slice = size_t{16} << 20) {
+        size_t largest = 0;
+        for (const auto& r : ranges) largest = std::max(largest, r.second);
+        if (largest == 0) return;
+        const size_t rounds = (largest + slice - 1) / std::max<size_t>(slice, 1);
+        try {
+            thread_ = std::jthread([ranges = std::move(ranges), rounds](std::stop_token stop) {
+                for (size_t k = 0; k < rounds && !stop.stop_requested(); ++k)
+                    for (const auto& [p, bytes] : ranges) {
+                        const size_t lo = bytes * k / rounds, hi = bytes * (k + 1) / rounds;
+                        populate_pages(static_cast<char*>(p) + lo, hi - lo);
+                    }
+            });
+        } catch (const std::system_error&) {
+            // no thread: the writer faults its pages in itself
+        }
+    }
+    background_populate(background_populate&&) noexcept = default;
+    background_populate& operator=(background_populate&&) noexcept = default;
+
+    // Ends the population after the slice under way and waits for it; no-op when not running.
+    void stop() noexcept {
+        if (!thread_.joinable()) return;
+        thread_.request_stop();
+        thread_.join();
+    }
+    // Waits until every range is populated (or the population was stopped); no-op when not running.
+    void wait() noexcept {
+        if (thread_.joinable()) thread_.join();
+    }
+    // A thread was started and not yet joined (it may have finished its ranges).
+    bool running() const noexcept { return thread_.joinable(); }
+
+private:
+    std::jthread thread_;
+};
 
 struct free_deleter {
     void operator()(void* p) const noexcept { std::free(p); }

@@ -21,8 +21,10 @@ constexpr flag_def<fv> registry[] = {
          v.lc_indexer = x;
      },
      [](const fv& v) { return v.lc_indexer; }},
-    {"presize", "off|on", "on", "synthesize",
-     "reserve the proving assignment's vectors from a shape count before synthesis",
+    {"presize", "off|on|prefault", "prefault", "synthesize",
+     "reserve the proving assignment's vectors from a shape count before synthesis; prefault: and, where that is "
+     "new memory of a GiB or more, fault its pages in on a thread of its own ahead of the synthesis (direct "
+     "synthesis; the pre-compiled circuit's witness faults its pages in before it starts either way)",
      [](fv& v, const std::string& x) { v.presize = r1cs::parse_presize(x); },
      [](const fv& v) { return std::string(r1cs::to_string(v.presize)); }},
     {"witness_memory", "fresh|reuse", "reuse", "synthesize",

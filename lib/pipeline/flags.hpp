@@ -63,7 +63,9 @@ enum class synth_challenges { serial, parallel, automatic };
 // parameters load 0.65x, results/ab/params-load-2kib-params_check-cpu-20261204;
 // synth_challenges=auto, parallel where memory allows: the 2 KiB job 0.955x, its synthesis 0.673x,
 // results/ab/prove-2kib-synth_challenges-cpu-20261204; synth=auto, the pre-compiled circuit where
-// it is cached: the 2 KiB job with pce 0.955x, results/ab/prove-2kib-synth-cpu-20261205); the other
+// it is cached: the 2 KiB job with pce 0.955x, results/ab/prove-2kib-synth-cpu-20261205;
+// presize=prefault: a 32 GiB partition into fresh memory 0.579x, one thread,
+// results/ab/synth-32gib-fresh-presize-prefault-cpu-20261207); the other
 // variants stay for A/B. params_load=overlap was not shown faster on the whole 2 KiB job (2 cores: 0.992
 // [0.900, 1.053], results/ab/prove-2kib-params_load-cpu-20261204: the synthesis, sharing the cores
 // with the load, took 1.57x as long), so the load stays before the synthesis.
@@ -74,7 +76,7 @@ enum class synth_challenges { serial, parallel, automatic };
 // was shown faster on the whole proof.
 struct flag_values {
     std::string lc_indexer = "vec";
-    r1cs::presize_mode presize = r1cs::presize_mode::on;
+    r1cs::presize_mode presize = r1cs::presize_mode::prefault;
     r1cs::witness_memory witness_memory = r1cs::witness_memory::reuse;
     msm::window_policy msm_window = msm::window_policy::ln();
     groth16::b_g2_msm b_g2 = groth16::b_g2_msm::serial;

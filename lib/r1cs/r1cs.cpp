@@ -21,10 +21,18 @@ template class proving_assignment<smallvec_indexer<4>>;
 presize_mode parse_presize(std::string_view name) {
     if (name == "off") return presize_mode::off;
     if (name == "on") return presize_mode::on;
-    throw error(errc::bad_input, "presize: unknown variant '" + std::string(name) + "' (expected off or on)");
+    if (name == "prefault") return presize_mode::prefault;
+    throw error(errc::bad_input, "presize: unknown variant '" + std::string(name) + "' (expected off, on or prefault)");
 }
 
-std::string_view to_string(presize_mode m) noexcept { return m == presize_mode::on ? "on" : "off"; }
+std::string_view to_string(presize_mode m) noexcept {
+    switch (m) {
+        case presize_mode::off: return "off";
+        case presize_mode::on: return "on";
+        case presize_mode::prefault: return "prefault";
+    }
+    return "off";
+}
 
 witness_memory parse_witness_memory(std::string_view name) {
     if (name == "fresh") return witness_memory::fresh;

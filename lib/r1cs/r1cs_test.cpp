@@ -268,22 +268,30 @@ void expect_same_assignment(const proving_assignment<Indexer>& x, const proving_
     EXPECT_EQ(x.b_aux_density(), y.b_aux_density());
 }
 
-TYPED_TEST(indexer_suite, presize_on_and_off_give_identical_assignments) {
+TYPED_TEST(indexer_suite, presize_on_off_and_prefault_give_identical_assignments) {
     const hash_chain circuit{40, small(4), small(12)};
     shape_counter shape;
     circuit.synthesize(shape);
     proving_assignment<TypeParam> off({}, presize_mode::off);
     proving_assignment<TypeParam> on(shape.hint(), presize_mode::on);
-    EXPECT_GE(on.a().capacity(), shape.hint().constraints);
-    // a, b, c at the prover's domain size (padded there for h without a reallocation).
-    EXPECT_GE(on.c().capacity(), std::bit_ceil(shape.hint().constraints));
-    EXPECT_GE(on.aux_assignment().capacity(), 40u);
-    for (auto* pa : {&off, &on}) {
+    // the population started for this small reservation too (no minimum size)
+    proving_assignment<TypeParam> prefault(shape.hint(), presize_mode::prefault, {}, 0);
+    for (auto* pa : {&on, &prefault}) {
+        EXPECT_GE(pa->a().capacity(), shape.hint().constraints);
+        // a, b, c at the prover's domain size (padded there for h without a reallocation).
+        EXPECT_GE(pa->c().capacity(), std::bit_ceil(shape.hint().constraints));
+        EXPECT_GE(pa->aux_assignment().capacity(), 40u);
+    }
+    for (auto* pa : {&off, &on, &prefault}) {
         circuit.synthesize(*pa);
         pa->enforce_input_constraints();
     }
     expect_same_assignment(on, off);
+    expect_same_assignment(prefault, off);
     EXPECT_EQ(on.a().size(), shape.hint().constraints);  // the hint was exact
+    // Its vectors given back while the population may still run (take_buffers stops it first).
+    assignment_buffers kept = std::move(prefault).take_buffers();
+    EXPECT_EQ(kept.a.size(), shape.hint().constraints);
 }
 
 // witness_memory=reuse: an assignment built on the vectors of another (a larger circuit's, so
@@ -497,11 +505,14 @@ TEST(flags, witness_memory_parses_fresh_and_reuse) {
     expect_bad_input([] { parse_witness_memory("pooled"); }, "fresh or reuse");
 }
 
-TEST(flags, presize_parses_on_and_off) {
+TEST(flags, presize_parses_on_off_and_prefault) {
     EXPECT_EQ(parse_presize("on"), presize_mode::on);
     EXPECT_EQ(parse_presize("off"), presize_mode::off);
-    EXPECT_EQ(to_string(presize_mode::on), "on");
+    EXPECT_EQ(parse_presize("prefault"), presize_mode::prefault);
+    for (presize_mode m : {presize_mode::off, presize_mode::on, presize_mode::prefault})
+        EXPECT_EQ(parse_presize(to_string(m)), m);
     expect_bad_input([] { parse_presize("bogus"); }, "bogus");
+    expect_bad_input([] { parse_presize("bogus"); }, "off, on or prefault");
 }
 
 }  // namespace

@@ -30,7 +30,7 @@ public:
     static constexpr bool witness_only = true;
 
     explicit witness_assignment(const capacity_hint& hint = {}, presize_mode presize = presize_mode::off) {
-        if (presize == presize_mode::on) {
+        if (presize != presize_mode::off) {
             aux_assignment_.reserve(hint.aux);
             input_assignment_.reserve(hint.inputs);
             // The aux values' pages faulted in on the arena's threads before the synthesis, which
