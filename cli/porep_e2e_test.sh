@@ -46,7 +46,7 @@ expect 0 "circuit-info 2KiB" "$BIN" circuit-info --sector 2KiB &&
 # built (the flags record which ran), and its load is a stage.
 expect 0 "prove --json" "$BIN" prove --c1 "$T/c1.json" -o "$T/proof.bin" --json &&
   for s in c1_decode construct load_pce synthesize ntt msm_h msm_b_g2 assemble; do has "$T/out" "prove stages" "$s"; done &&
-  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["flags"]["c1_json"]=="simdjson"; assert j["flags"]["msm_split"]=="on"; assert j["flags"]["presize"]=="on"; assert j["constraints"]==2687961; assert j["cpu_path"] in ("avx512-ifma","adx","portable"); assert j["flags"]["synth_challenges"]=="auto"; assert j["flags"]["synth"]=="pce", j["flags"]["synth"]; assert isinstance(j["parallel_challenges"], bool)' "$T/out" ||
+  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["flags"]["c1_json"]=="simdjson"; assert j["flags"]["msm_split"]=="on"; assert j["flags"]["presize"]=="prefault"; assert j["constraints"]==2687961; assert j["cpu_path"] in ("avx512-ifma","adx","portable"); assert j["flags"]["synth_challenges"]=="auto"; assert j["flags"]["synth"]=="pce", j["flags"]["synth"]; assert isinstance(j["parallel_challenges"], bool)' "$T/out" ||
   fail "prove --json: not the expected JSON"
 [ "$(stat -c %s "$T/proof.bin" 2>/dev/null)" = 192 ] || fail "proof.bin is not 192 bytes"
 expect 0 "verify" "$BIN" verify --c1 "$T/c1.json" --proof "$T/proof.bin" &&
