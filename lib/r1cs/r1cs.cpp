@@ -26,12 +26,8 @@ presize_mode parse_presize(std::string_view name) {
 }
 
 std::string_view to_string(presize_mode m) noexcept {
-    switch (m) {
-        case presize_mode::off: return "off";
-        case presize_mode::on: return "on";
-        case presize_mode::prefault: return "prefault";
-    }
-    return "off";
+    constexpr std::string_view names[] = {"off", "on", "prefault"};  // in the enum's order
+    return names[static_cast<size_t>(m)];
 }
 
 witness_memory parse_witness_memory(std::string_view name) {
