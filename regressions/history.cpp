@@ -102,7 +102,7 @@ public:
                            "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)",
                            {id, utc_now(), m.run_date, m.commit, m.branch, std::int64_t{m.dirty ? 1 : 0},
                             m.machine.cpu_model, std::int64_t{m.machine.num_cpus}, m.machine.build_type,
-                            m.machine.compiler, m.machine.valgrind, m.cpu_path, m.kind, m.flags, m.dataset, src,
+                            m.machine.compiler, m.machine.valgrind, m.machine.cpu_path, m.kind, m.flags, m.dataset, src,
                             m.machine.cpu_id})
                     ->next();
                 for (std::size_t b = 0; b < r.run.benchmarks.size(); ++b) {
@@ -147,8 +147,7 @@ public:
             r.machine.build_type = q->text(8);
             r.machine.compiler = q->text(9);
             r.machine.valgrind = q->text(10);
-            r.cpu_path = q->text(11);
-            r.machine.cpu_path = r.cpu_path;
+            r.machine.cpu_path = q->text(11);
             r.kind = q->text(12);
             r.flags = q->text(13);
             r.dataset = q->text(14);
@@ -452,10 +451,9 @@ history_record history_record_of_texts(const std::vector<std::pair<std::string, 
     m.branch = branch.empty() ? context_value(r, "branch") : branch;
     m.dirty = truthy(context_value(r, "dirty"));
     for (const char* key : {"cpu_path", "path", "ifma"}) {
-        m.cpu_path = context_value(r, key);
-        if (!m.cpu_path.empty()) break;
+        m.machine.cpu_path = context_value(r, key);
+        if (!m.machine.cpu_path.empty()) break;
     }
-    m.machine.cpu_path = m.cpu_path;  // as list_runs reads it back
     nlohmann::json flags = nlohmann::json::object();
     for (const auto& [key, value] : r.context)
         if (key.starts_with("flag.")) flags[key.substr(5)] = value;

@@ -68,8 +68,7 @@ struct history_run {
     std::string commit;
     std::string branch;
     bool dirty = false;
-    machine_fingerprint machine;
-    std::string cpu_path;
+    machine_fingerprint machine;  // its cpu_path: the arithmetic path the run took (stored as runs.cpu_path)
     std::string kind;          // one of history_kinds
     std::string flags = "{}";  // JSON object text
     std::string dataset;
