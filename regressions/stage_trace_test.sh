@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The gate's stage tracing end to end: bench_prove on a small hash chain, once as it is and
-# once with the test-only flag inject_stage_slowdown=msm_h (the H MSM takes as long again,
+# once with the test-only flag inject_stage_slowdown=msm_h (the H MSM takes four times as long,
 # every other stage unchanged); `c2lab gate` on the two runs must name msm_h as the stage that
 # got slower, with the command of its own benchmark, and no other stage. The H MSM, not the NTT:
 # at 2^13 the NTT is 5-10 ms of a 220-380 ms proof, and its doubling was lost in the noise of a
@@ -15,13 +15,16 @@ source "$(dirname "$0")/../cli/test_lib.sh"
 run() {  # run OUT [flags...]
   local out=$1
   shift
-  "$BENCH" "$@" --benchmark_filter='prove/hash_chain/b_g2:serial/log_n:13/' --benchmark_repetitions=3 \
+  "$BENCH" "$@" --benchmark_filter='prove/hash_chain/b_g2:serial/log_n:13/' --benchmark_repetitions=1 \
     --benchmark_min_time=0.05 --benchmark_out="$out" --benchmark_out_format=json >/dev/null 2>"$T/bench.err"
 }
-# Baseline and slowed runs alternate, three repetitions at a time, so that a change of the
-# machine's load meets both sides alike; each side's rounds are merged into one run.
+# Baseline and slowed runs alternate, one repetition at a time, so that a change of the
+# machine's load meets both sides alike; each side's runs are merged into one. In rounds of
+# three repetitions a neighbour busy on one of the two cores for the first two thirds of the
+# test doubled the baseline's msm_h (14 -> 28 ms, its two threads on one core) and had gone
+# before the last slowed round (28 ms again): the gate, rightly, could not call msm_h slower.
 mkdir -p "$T/base" "$T/slow"
-for round in 1 2 3; do
+for round in 1 2 3 4 5 6 7 8 9; do
   run "$T/base/$round.json" || fail "bench_prove (baseline) failed: $(cat "$T/bench.err")"
   run "$T/slow/$round.json" --flag inject_stage_slowdown=msm_h || fail "bench_prove (msm_h slowed) failed: $(cat "$T/bench.err")"
   [ -s "$T/base/$round.json" ] && [ -s "$T/slow/$round.json" ] || fail "bench_prove wrote no results (the filter matched nothing)"
@@ -59,9 +62,10 @@ for other in ntt msm_l msm_a msm_b_g1 msm_b_g2 assemble; do
     { fail "gate calls $other slower too: $line"; continue; }
   echo "note: gate calls $other slower at ratio $r (noise, below 1.3)"
 done
-# The ratio of the msm_h stage: about 2 (it takes as long again); wide bounds, as other load on
-# the machine blurs it.
+# The ratio of the msm_h stage: about 4 (it takes four times as long); wide bounds, as other load
+# on the machine blurs it (a neighbour on one core doubles the samples it meets: 2.86 to 4.25
+# in ten runs with a busy loop started beside them for 1-5 s).
 ratio=$(grep -F -- "- msm_h: **slower**" "$T/out" | sed -n 's/.*ratio \([0-9.]*\).*/\1/p')
-python3 -c "import sys; r=float(sys.argv[1]); sys.exit(0 if 1.3 < r < 3.0 else 1)" "$ratio" ||
-  fail "msm_h ratio $ratio, expected about 2"
+python3 -c "import sys; r=float(sys.argv[1]); sys.exit(0 if 2.0 < r < 8.0 else 1)" "$ratio" ||
+  fail "msm_h ratio $ratio, expected about 4"
 finish stage_trace_test

@@ -6,8 +6,8 @@
 //   inject_slowdown        ab_probe/* (bench_probe) does that much more work: off, aa (off
 //                          under another name, for A/A runs), 1pct, 2pct, 5pct, 10pct
 //   inject_stage_slowdown  bench_prove's hash-chain proofs: the named prover stage (ntt,
-//                          msm_h, msm_l) takes as long again as its work took, its threads
-//                          busy meanwhile, through the prover's stage hook
+//                          msm_h, msm_l) takes four times as long as its work took, its
+//                          threads busy meanwhile, through the prover's stage hook
 //                          (groth16::prover_config::stage_hook)
 #pragma once
 
