@@ -52,6 +52,15 @@ c2_job::~c2_job() {
 
 c2_job::c2_job(c2_request request) : req_(std::move(request)) {
     namespace fs = std::filesystem;
+    // The jobs in flight (jobs > 1) and the pre-compiled circuit's open beside the load report
+    // from threads of their own: the callback is called under a lock, one line at a time, so
+    // that the caller's needs no lock of its own (a test's vector of lines, pushed from two
+    // synthesis threads at once, was freed twice under ASan).
+    if (req_.progress)
+        req_.progress = [inner = std::move(req_.progress), m = std::make_shared<std::mutex>()](const std::string& l) {
+            std::lock_guard lock(*m);
+            inner(l);
+        };
     auto say = [&](const std::string& line) {
         if (req_.progress) req_.progress(line);
     };

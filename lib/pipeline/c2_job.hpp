@@ -63,7 +63,8 @@ struct c2_request {
     flag_values flags;
     groth16::prover_backend* backend = nullptr;  // null: the CPU
     std::uint64_t memory_budget = 0;             // bytes; 0: what the machine has available
-    progress_fn progress;                        // one line per step (may be empty)
+    // One line per step (may be empty): called from one thread at a time, not always the caller's.
+    progress_fn progress;
     blinding_fn blinding;                        // empty: uniform in Fr from the OS (random_fr_os)
     c2_advice advice;
 };
