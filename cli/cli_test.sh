@@ -198,6 +198,10 @@ expect 0 "gate pass" "$BIN" gate --baseline "$T/base.json" --current "$T/same.js
   has "$T/out" "gate pass" "PASS" && has "$T/out" "gate pass" "| a |" && has "$T/gate.md" "gate pass markdown" "PASS"
 expect 1 "gate regression" "$BIN" gate --baseline "$T/base.json" --current "$T/slow.json" &&
   has "$T/out" "gate regression" "FAIL" && has "$T/out" "gate regression" "- b: real_time ratio 1.25"
+# --rows 1: the regressed b alone on stdout, a's row left to the --markdown file.
+expect 1 "gate rows" "$BIN" gate --baseline "$T/base.json" --current "$T/slow.json" --rows 1 --markdown "$T/rows.md" &&
+  has "$T/out" "gate rows" "| b |" && has "$T/out" "gate rows" "1 of 2 rows shown" && has "$T/rows.md" "gate rows file" "| a |"
+grep -qF "| a |" "$T/out" && fail "gate --rows 1 printed a's row too"
 expect 1 "gate html" "$BIN" gate --baseline "$T/base.json" --current "$T/slow.json" --html "$T/gate.html" &&
   has "$T/gate.html" "gate html" ": FAIL" && has "$T/gate.html" "gate html svg" "<svg" && has "$T/gate.html" "gate html row" ">b<"
 printf '{"overrides": [{"match": "b", "margin": 0.5}]}' >"$T/policy.json"

@@ -9,6 +9,10 @@
 #include <string>
 #include <vector>
 
+namespace c2lab::regressions {
+struct gate_result;
+}
+
 namespace c2lab::cli {
 
 inline constexpr int exit_ok = 0;
@@ -115,6 +119,7 @@ struct gate_args {
     std::string html;      // empty: no HTML report
     bool allow_other_machine = false;
     std::string db;        // --baseline history[:N]: the history database (empty: the default)
+    std::size_t rows = 0;  // stdout: at most this many rows of the table (0: every row)
 };
 
 // `c2lab history record | import | list`.
@@ -208,5 +213,8 @@ int run_history_changes(const history_args& a);
 int run_history_report(const history_args& a);
 // gate_cmd.cpp: `c2lab gate --baseline history[:N]` (history_cmd.cpp).
 int run_gate_history(const gate_args& a);                            // ab_cmd.cpp: 0, or 1 with --fail-on slower
+// gate_cmd.cpp: head and the summary on stdout (at most a.rows rows of its table), and whole in the
+// --markdown file (atomically).
+void write_gate_summary(const gate_args& a, const std::string& head, const regressions::gate_result& result);
 
 }  // namespace c2lab::cli

@@ -18,6 +18,11 @@ namespace c2lab::cli {
 
 namespace fs = std::filesystem;
 
+void write_gate_summary(const gate_args& a, const std::string& head, const regressions::gate_result& result) {
+    if (!a.markdown.empty()) write_text_atomic(a.markdown, head + regressions::markdown_summary(result));
+    std::cout << head << regressions::markdown_summary(result, a.rows);
+}
+
 int run_gate(const gate_args& a) {
     if (a.baseline == "history" || a.baseline.starts_with("history:")) return run_gate_history(a);
     const regressions::bench_run base = regressions::read_bench_run(a.baseline);
@@ -27,14 +32,11 @@ int run_gate(const gate_args& a) {
     regressions::gate_options opt;
     opt.allow_other_machine = a.allow_other_machine;
     const regressions::gate_result result = regressions::run_gate(base, cur, pol, opt);
-    const std::string md = regressions::markdown_summary(result);
-    if (!a.markdown.empty())
-        write_text_atomic(a.markdown, md);
     if (!a.html.empty()) {
         const std::string html = regressions::html_report(result, "c2lab gate: " + a.current + " vs " + a.baseline, &base, &cur);
         write_text_atomic(a.html, html);
     }
-    std::cout << md;
+    write_gate_summary(a, "", result);
     return result.exit_status() ? exit_regression : exit_ok;
 }
 

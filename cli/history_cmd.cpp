@@ -423,12 +423,10 @@ int run_gate_history(const gate_args& a) {
     rg::gate_options opt;
     opt.allow_other_machine = a.allow_other_machine;
     const rg::gate_result result = rg::run_gate(hb.run, cur, pol, opt);
-    const std::string md = head.str() + rg::markdown_summary(result);
-    if (!a.markdown.empty()) write_text_atomic(a.markdown, md);
     if (!a.html.empty())
         write_text_atomic(a.html, rg::html_report(result, "c2lab gate: " + a.current + " vs " + a.baseline + " (" + db + ")",
                                                   &hb.run, &cur));
-    std::cout << md;
+    write_gate_summary(a, head.str(), result);
     return result.exit_status() ? exit_regression : exit_ok;
 }
 

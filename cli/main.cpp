@@ -467,6 +467,10 @@ int main(int argc, char** argv) {
                        "with --baseline history[:N]: the history database, an SQLite file or postgresql://... (default: "
                        "$C2LAB_DB, else $C2LAB_HISTORY, else results/history.sqlite)")
         ->type_name("PATH");
+    s_gate->add_option("--rows", gate.rows,
+                       "print at most N rows of the table: every regression and improvement, then the largest "
+                       "changes (the --markdown and --html files keep every row)")
+        ->type_name("N");
     s_gate->add_flag("--allow-other-machine", gate.allow_other_machine,
                      "compare even when the fingerprints (cpu_model, num_cpus, build_type; cpu_id and cpu_path where both runs "
                      "record them) differ");

@@ -222,7 +222,7 @@ std::string stage_benchmark_command(std::string_view stage) {
     return {};
 }
 
-std::string markdown_summary(const gate_result& g) {
+std::string markdown_summary(const gate_result& g, std::size_t max_rows) {
     std::ostringstream o;
     const std::size_t reg = g.count(verdict::regressed);
     o << "## c2lab gate: " << (reg ? "FAIL" : "PASS");
@@ -237,7 +237,29 @@ std::string markdown_summary(const gate_result& g) {
     o << "| benchmark | metric | reps (base/cur) | baseline median | current median | ratio [" << pct
       << "% CI] | p (" << to_string(g.adjust) << ") | verdict |\n";
     o << "|---|---|---|---:|---:|---|---:|---|\n";
-    for (const auto& r : g.rows) {
+    // Which rows, in which order: all of them as compared; with max_rows, the regressions and
+    // improvements, then the largest changes (|log ratio|), until max_rows are shown.
+    std::vector<const gate_row*> shown;
+    for (const auto& r : g.rows) shown.push_back(&r);
+    if (max_rows != 0 && shown.size() > max_rows) {
+        auto change = [](const gate_row& r) {
+            const double ratio = r.tested || r.exact ? r.cmp.ci.ratio
+                                 : r.cmp.n_base > 0 && r.cmp.n_cur > 0 && r.cmp.median_base > 0
+                                     ? r.cmp.median_cur / r.cmp.median_base
+                                     : 0.0;
+            return ratio > 0 && std::isfinite(ratio) ? std::abs(std::log(ratio)) : -1.0;  // no ratio: last
+        };
+        auto judged = [](const gate_row& r) { return r.result == verdict::regressed || r.result == verdict::improved; };
+        std::stable_sort(shown.begin(), shown.end(), [&](const gate_row* x, const gate_row* y) {
+            if (judged(*x) != judged(*y)) return judged(*x);
+            if (x->result != y->result) return x->result == verdict::regressed;
+            return change(*x) > change(*y);
+        });
+        const auto n_judged = static_cast<std::size_t>(std::count_if(g.rows.begin(), g.rows.end(), judged));
+        shown.resize(std::max(max_rows, n_judged));
+    }
+    for (const gate_row* row : shown) {
+        const gate_row& r = *row;
         const bool have_medians = r.cmp.n_base > 0 && r.cmp.n_cur > 0;
         o << "| " << md_escape(r.name) << " | " << md_escape(r.rule.metric)
           << (r.rule.dir == direction::higher_is_better ? " (higher is better)" : "") << " | " << r.cmp.n_base << "/"
@@ -254,6 +276,10 @@ std::string markdown_summary(const gate_result& g) {
             o << "- | -";
         o << " | " << (r.result == verdict::regressed ? "**regressed**" : r.verdict_text()) << " |\n";
     }
+    if (shown.size() < g.rows.size())
+        o << "\n_" << shown.size() << " of " << g.rows.size()
+          << " rows shown: every regression and improvement, then the largest changes; the whole table is in the "
+             "--markdown and --html files._\n";
     o << "\n";
     o << "regressed: " << reg << ", improved: " << g.count(verdict::improved)
       << ", equivalent: " << g.count(verdict::equivalent) << ", inconclusive: " << g.count(verdict::inconclusive)
@@ -269,10 +295,12 @@ std::string markdown_summary(const gate_result& g) {
                 o << "- " << r.name << ": " << r.rule.metric << " ratio " << fmt(r.exact ? "%.4f" : "%.3f", r.cmp.ci.ratio)
                   << (r.exact ? " (exact)" : "") << "\n";
     }
-    auto list = [&o](const char* title, const std::vector<std::string>& names) {
+    auto list = [&o, max_rows](const char* title, const std::vector<std::string>& names) {
         if (names.empty()) return;
         o << "\n" << title << ":\n";
-        for (const auto& n : names) o << "- " << n << "\n";
+        const std::size_t shown_names = max_rows != 0 ? std::min(max_rows, names.size()) : names.size();
+        for (std::size_t i = 0; i < shown_names; ++i) o << "- " << names[i] << "\n";
+        if (shown_names < names.size()) o << "- ... and " << names.size() - shown_names << " more\n";
     };
     // Step 6: which stages moved, and where to look next.
     std::string last;

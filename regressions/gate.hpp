@@ -101,7 +101,10 @@ gate_result run_gate(const bench_run& baseline, const bench_run& current, const 
 // The summary: a heading with PASS / FAIL, the machine warning if any, a table (benchmark,
 // metric, reps, baseline median, current median, ratio [CI], p (adjusted), verdict; a row
 // judged by the exact ratio shows "ratio (exact)" and no p), the
-// counts, and the lists of benchmarks in one run only and ignored.
-std::string markdown_summary(const gate_result& result);
+// counts, and the lists of benchmarks in one run only and ignored. max_rows (0: every row): a
+// table of at most that many rows (more only where there are more regressions and improvements),
+// those first, then the largest changes, and a line saying how many of how many it shows; the
+// lists of benchmarks in one run only or ignored cut at as many names.
+std::string markdown_summary(const gate_result& result, std::size_t max_rows = 0);
 
 }  // namespace c2lab::regressions

@@ -212,6 +212,59 @@ TEST(Gate, TwentyPercentSlowerIsRegressed) {
     EXPECT_NE(md.find("- ntt/forward/log_n:16: real_time ratio 1.2"), std::string::npos) << md;
 }
 
+TEST(Gate, SummaryOfAtMostMaxRowsShowsJudgedRowsThenTheLargestChanges) {
+    rng gen(11);
+    auto one = [](std::string name, double center) {
+        bench_spec s = spec(std::move(name), center, "ms");
+        s.reps = 1;
+        s.noise = 0;  // one sample a side: the ratio of the two values, exactly
+        return s;
+    };
+    std::vector<bench_spec> specs = {spec("r/slow", 10, "ms"), one("x/small", 100), one("x/big", 100), one("x/mid", 100),
+                                     one("x/none", 100)};
+    const bench_run base = parse(make_run(gen, specs), "base.json");
+    specs[0].center *= 1.20;
+    specs[1].center *= 1.01;
+    specs[2].center *= 1.50;
+    specs[3].center *= 0.90;
+    const gate_result g = run_gate(base, parse(make_run(gen, specs), "cur.json"), default_policy());
+    ASSERT_EQ(g.count(verdict::regressed), 1u);
+    auto row_at = [](const std::string& md, const std::string& name) { return md.find("| " + name + " |"); };
+
+    const std::string all = markdown_summary(g);  // 0: every row, as compared, no note
+    for (const char* n : {"r/slow", "x/small", "x/big", "x/mid", "x/none"}) EXPECT_NE(row_at(all, n), std::string::npos) << n;
+    EXPECT_EQ(all.find("rows shown"), std::string::npos);
+    EXPECT_EQ(markdown_summary(g, 5), all);  // as many as there are: the same
+
+    const std::string three = markdown_summary(g, 3);
+    const auto slow = row_at(three, "r/slow"), big = row_at(three, "x/big"), mid = row_at(three, "x/mid");
+    ASSERT_NE(slow, std::string::npos) << three;
+    ASSERT_NE(big, std::string::npos) << three;
+    ASSERT_NE(mid, std::string::npos) << three;
+    EXPECT_LT(slow, big);  // the regression first, then by |log ratio|: 1.5 before 0.9
+    EXPECT_LT(big, mid);
+    EXPECT_EQ(row_at(three, "x/small"), std::string::npos) << three;
+    EXPECT_EQ(row_at(three, "x/none"), std::string::npos) << three;
+    EXPECT_NE(three.find("3 of 5 rows shown"), std::string::npos) << three;
+    EXPECT_NE(three.find("regressed: 1, improved: 0"), std::string::npos) << three;  // the counts cover every row
+
+    // Fewer rows than judged benchmarks: the judged ones all the same.
+    const std::string just_one = markdown_summary(g, 1);
+    EXPECT_NE(row_at(just_one, "r/slow"), std::string::npos);
+    EXPECT_EQ(row_at(just_one, "x/big"), std::string::npos);
+    EXPECT_NE(just_one.find("1 of 5 rows shown"), std::string::npos) << just_one;
+
+    // The list of benchmarks in one run only, cut at as many names.
+    specs.push_back(one("y/extra1", 1));
+    specs.push_back(one("y/extra2", 1));
+    const gate_result more = run_gate(base, parse(make_run(gen, specs), "cur.json"), default_policy());
+    ASSERT_EQ(more.only_current.size(), 2u);
+    const std::string cut = markdown_summary(more, 1);
+    EXPECT_NE(cut.find("- y/extra1\n- ... and 1 more\n"), std::string::npos) << cut;
+    EXPECT_EQ(cut.find("- y/extra2"), std::string::npos) << cut;
+    EXPECT_NE(markdown_summary(more).find("- y/extra2"), std::string::npos);
+}
+
 TEST(Gate, FasterRunImproves) {
     rng gen(5);
     auto specs = suite();

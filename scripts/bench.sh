@@ -44,7 +44,27 @@ while (($#)); do
   esac
 done
 scripts/setup.sh
-scripts/build.sh release >/dev/null
+# The build's output goes to a log; its progress ([done/total] steps) to the terminal, every tenth
+# of the way where stderr is not one. A first build takes about 5 minutes on 2 cores.
+mkdir -p build
+echo "building build/release (log: build/release.log) ..." >&2
+set +e
+scripts/build.sh release 2>&1 | tee build/release.log |
+  awk -v tty="$([ -t 2 ] && echo 1 || echo 0)" '
+    match($0, /^\[[0-9]+\/[0-9]+\]/) {
+      split(substr($0, 2, RLENGTH - 2), k, "/")
+      if (tty) printf "\r  [%s/%s]", k[1], k[2] > "/dev/stderr"
+      else if (int(10 * k[1] / k[2]) > shown) { shown = int(10 * k[1] / k[2]); printf "  [%s/%s]\n", k[1], k[2] > "/dev/stderr" }
+      seen = 1
+    }
+    END { if (tty && seen) printf "\n" > "/dev/stderr" }'
+build_status=${PIPESTATUS[0]}
+set -e
+if [ "$build_status" -ne 0 ]; then
+  tail -n 40 build/release.log >&2
+  echo "the build failed (exit $build_status); the whole log: build/release.log" >&2
+  exit 1
+fi
 stamp="$(date -u +%Y%m%dT%H%M%SZ)"
 out="results/runs/$stamp"
 mkdir -p "$out"
@@ -125,7 +145,8 @@ if dir="$("$c2lab" baseline path --from "$out" 2>/dev/null)" && [ -d "$dir" ]; t
   echo
   echo "== compared with the baseline in $dir =="
   "$c2lab" gate --baseline "$dir" --current "$out" --policy results/policies/default.json \
-    --markdown "$out/gate.md" --html "$out/gate.html" || true
+    --markdown "$out/gate.md" --html "$out/gate.html" --rows 20 || true
+  echo "(every row: $out/gate.md, and as a plot: $out/gate.html)"
 else
   echo "(no stored baseline for this machine; \`$c2lab baseline update --from $out\` makes this run one)" >&2
 fi
@@ -133,11 +154,12 @@ fi
 # And with the last runs on this machine in the history, when there are any besides this one
 # (advisory: `c2lab gate --baseline history:5`, noise-aware margins, ancestors of HEAD only).
 if "$c2lab" gate --baseline history:5 --current "$out" --policy results/policies/default.json \
-     --markdown "$out/gate-history.md" >"$out/gate-history.out" 2>"$out/gate-history.err"; then rc=0; else rc=$?; fi
+     --markdown "$out/gate-history.md" --rows 20 >"$out/gate-history.out" 2>"$out/gate-history.err"; then rc=0; else rc=$?; fi
 if [ "$rc" -le 1 ]; then
   echo
   echo "== compared with the last runs on this machine (results history) =="
   cat "$out/gate-history.out"
+  echo "(every row: $out/gate-history.md)"
 else
   echo "(no earlier run of these benchmarks on this machine in the history: $(tail -n 1 "$out/gate-history.err" | sed "s/^c2lab: error: //"))" >&2
 fi
