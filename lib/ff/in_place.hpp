@@ -133,6 +133,11 @@ bool affine_add_chain(size_t n, std::vector<F>& denom, std::vector<F>& prefix, X
                       Neg&& neg) {
     denom.resize(n);
     prefix.resize(n);
+    // The arrays through local pointers: products are calls the compiler cannot see into, and
+    // after each it reloaded a vector's data pointer (and an accessor's chain of them) before
+    // the next element.
+    F* const dn = denom.data();
+    F* const pf = prefix.data();
     // The coordinates `ahead` additions early: through the MSM's accessors they are buckets
     // and points at random addresses, read first by the forward loop (x) and the backward loop
     // (y), and the loads of their limbs were the hottest instructions of this function (perf
@@ -145,22 +150,22 @@ bool affine_add_chain(size_t n, std::vector<F>& denom, std::vector<F>& prefix, X
             prefetch_element(&x1(i + ahead));
             prefetch_element(&x2(i + ahead));
         }
-        sub_lazy_to(denom[i], x2(i), x1(i));
+        sub_lazy_to(dn[i], x2(i), x1(i));
     }
     for (size_t i = 0; i < n; ++i)
-        if (i < 2) prefix[i] = denom[i];
-        else mul_lazy_to(prefix[i], prefix[i - 2], denom[i]);
-    // inv[c][cur]: the inverse of prefix[k] for the highest k of parity c not yet added; each
+        if (i < 2) pf[i] = dn[i];
+        else mul_lazy_to(pf[i], pf[i - 2], dn[i]);
+    // inv[c][cur]: the inverse of pf[k] for the highest k of parity c not yet added; each
     // pair of additions writes the next ones into inv[c][cur ^ 1] (no product in place).
     F inv[2][2], t;
     unsigned cur = 0;
     const size_t top = n - 1, below_top = n >= 2 ? n - 2 : 0;
-    mul_to(t, prefix[top], n >= 2 ? prefix[below_top] : F::one());
+    mul_to(t, pf[top], n >= 2 ? pf[below_top] : F::one());
     if (t.is_zero()) return false;
     const F total_inv = t.inverse();
     if (n >= 2) {
-        mul_lazy_to(inv[top & 1][0], total_inv, prefix[below_top]);
-        mul_lazy_to(inv[below_top & 1][0], total_inv, prefix[top]);
+        mul_lazy_to(inv[top & 1][0], total_inv, pf[below_top]);
+        mul_lazy_to(inv[below_top & 1][0], total_inv, pf[top]);
     } else {
         inv[0][0] = total_inv;
     }
@@ -205,8 +210,8 @@ bool affine_add_chain(size_t n, std::vector<F>& denom, std::vector<F>& prefix, X
         prefetch_y(k);
         const F* inv_of_denom[2] = {&inv[0][0], &inv[0][0]};
         if (k >= 2) {
-            mul_lazy_to(den_inv[0], inv[0][0], prefix[k - 2]);
-            mul_lazy_to(t, inv[0][0], denom[k]);
+            mul_lazy_to(den_inv[0], inv[0][0], pf[k - 2]);
+            mul_lazy_to(t, inv[0][0], dn[k]);
             inv_of_denom[0] = inv_of_denom[1] = &den_inv[0];
         }
         const size_t ks[2] = {k, k};
@@ -220,10 +225,10 @@ bool affine_add_chain(size_t n, std::vector<F>& denom, std::vector<F>& prefix, X
         prefetch_y(ks[1]);
         const F* inv_of_denom[2] = {&inv[1][cur], &inv[0][cur]};
         if (i >= 4) {
-            mul_lazy_to(den_inv[0], inv[1][cur], prefix[ks[0] - 2]);
-            mul_lazy_to(den_inv[1], inv[0][cur], prefix[ks[1] - 2]);
-            mul_lazy_to(inv[1][cur ^ 1], inv[1][cur], denom[ks[0]]);
-            mul_lazy_to(inv[0][cur ^ 1], inv[0][cur], denom[ks[1]]);
+            mul_lazy_to(den_inv[0], inv[1][cur], pf[ks[0] - 2]);
+            mul_lazy_to(den_inv[1], inv[0][cur], pf[ks[1] - 2]);
+            mul_lazy_to(inv[1][cur ^ 1], inv[1][cur], dn[ks[0]]);
+            mul_lazy_to(inv[0][cur ^ 1], inv[0][cur], dn[ks[1]]);
             inv_of_denom[0] = &den_inv[0];
             inv_of_denom[1] = &den_inv[1];
         }

@@ -196,11 +196,16 @@ struct affine_adder {
                 return;
             }
         }
-        // The scalar path: the additions through the points as they lie (no gathering).
+        // The scalar path: the additions through the points as they lie (no gathering). The
+        // accessors hold the arrays' pointers by value: through `this` each access reloaded the
+        // vector's data pointer after every product (an opaque call), four dependent loads.
+        A* const* const d = dst.data();
+        const A* const* const s = src.data();
+        const uint8_t* const ng = neg.data();
         ff::affine_add_chain(
-            n, denom, prefix, [&](size_t i) -> F& { return dst[i]->x; }, [&](size_t i) -> F& { return dst[i]->y; },
-            [&](size_t i) -> const F& { return src[i]->x; }, [&](size_t i) -> const F& { return src[i]->y; },
-            [&](size_t i) { return neg[i] != 0; });
+            n, denom, prefix, [d](size_t i) -> F& { return d[i]->x; }, [d](size_t i) -> F& { return d[i]->y; },
+            [s](size_t i) -> const F& { return s[i]->x; }, [s](size_t i) -> const F& { return s[i]->y; },
+            [ng](size_t i) { return ng[i] != 0; });
     }
 };
 
