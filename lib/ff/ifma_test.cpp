@@ -18,6 +18,7 @@
 #include "core/rng.hpp"
 #include "ec/g1.hpp"
 #include "ec/g2.hpp"
+#include "ff/in_place.hpp"
 
 namespace c2lab::ff {
 namespace {
@@ -564,6 +565,18 @@ void expect_affine_adds_match(const affine_inputs<F>& in, const std::string& wha
     for (size_t i = 0; i < in.x1.size(); ++i) {
         ASSERT_EQ(vec.first[i], scalar.first[i]) << what << ": ifma x3 " << i << " of " << in.x1.size();
         ASSERT_EQ(vec.second[i], scalar.second[i]) << what << ": ifma y3 " << i << " of " << in.x1.size();
+    }
+}
+
+// ff::pick, the chains' branch-free select of an operand by the sign: both ways, for a flag read
+// from memory as the chains read theirs.
+TEST(affine_add_batch, pick_selects_either_operand) {
+    const fp a = fp::from_u64(1), b = fp::from_u64(2);
+    const std::vector<uint8_t> flags{0, 1, 1, 0};
+    for (size_t i = 0; i < flags.size(); ++i) {
+        const bool c = flags[i] != 0;
+        EXPECT_EQ(pick(c, &a, &b), c ? &a : &b) << i;
+        EXPECT_EQ(*pick(c, &b, &a), c ? b : a) << i;
     }
 }
 
