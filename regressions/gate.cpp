@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -222,6 +223,18 @@ std::string stage_benchmark_command(std::string_view stage) {
     return {};
 }
 
+namespace {
+
+// The ratio a row of the summary shows: its comparison's (tested, or by the exact ratio), else the
+// medians' where both sides have one; none otherwise.
+std::optional<double> shown_ratio(const gate_row& r) {
+    if (r.tested || r.exact) return r.cmp.ci.ratio;
+    if (r.cmp.n_base > 0 && r.cmp.n_cur > 0 && r.cmp.median_base > 0) return r.cmp.median_cur / r.cmp.median_base;
+    return std::nullopt;
+}
+
+}  // namespace
+
 std::string markdown_summary(const gate_result& g, std::size_t max_rows) {
     std::ostringstream o;
     const std::size_t reg = g.count(verdict::regressed);
@@ -243,11 +256,8 @@ std::string markdown_summary(const gate_result& g, std::size_t max_rows) {
     for (const auto& r : g.rows) shown.push_back(&r);
     if (max_rows != 0 && shown.size() > max_rows) {
         auto change = [](const gate_row& r) {
-            const double ratio = r.tested || r.exact ? r.cmp.ci.ratio
-                                 : r.cmp.n_base > 0 && r.cmp.n_cur > 0 && r.cmp.median_base > 0
-                                     ? r.cmp.median_cur / r.cmp.median_base
-                                     : 0.0;
-            return ratio > 0 && std::isfinite(ratio) ? std::abs(std::log(ratio)) : -1.0;  // no ratio: last
+            const std::optional<double> ratio = shown_ratio(r);
+            return ratio && *ratio > 0 && std::isfinite(*ratio) ? std::abs(std::log(*ratio)) : -1.0;  // none: last
         };
         auto judged = [](const gate_row& r) { return r.result == verdict::regressed || r.result == verdict::improved; };
         std::stable_sort(shown.begin(), shown.end(), [&](const gate_row* x, const gate_row* y) {
@@ -270,8 +280,8 @@ std::string markdown_summary(const gate_result& g, std::size_t max_rows) {
         else if (r.tested)
             o << fmt("%.3f", r.cmp.ci.ratio) << " [" << fmt("%.3f", r.cmp.ci.lo) << ", " << fmt("%.3f", r.cmp.ci.hi) << "] | "
               << fmt("%.2g", r.cmp.p_adjusted);
-        else if (have_medians && r.cmp.median_base > 0)
-            o << fmt("%.3f", r.cmp.median_cur / r.cmp.median_base) << " | -";
+        else if (const std::optional<double> ratio = shown_ratio(r))
+            o << fmt("%.3f", *ratio) << " | -";
         else
             o << "- | -";
         o << " | " << (r.result == verdict::regressed ? "**regressed**" : r.verdict_text()) << " |\n";
