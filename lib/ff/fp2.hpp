@@ -16,6 +16,8 @@
 extern "C" {
 void c2lab_fp2_mul(uint64_t r[12], const uint64_t a[12], const uint64_t b[12]);
 void c2lab_fp2_sqr(uint64_t r[12], const uint64_t a[12]);
+// r = a0^2 + a1^2 (6 limbs, canonical) for a0, a1 below 2p; r may alias a.
+void c2lab_fp2_norm(uint64_t r[6], const uint64_t a[12]);
 }
 #endif
 

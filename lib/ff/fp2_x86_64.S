@@ -3099,6 +3099,527 @@ c2lab_fp2_redc:
 .cfi_endproc
 .size c2lab_fp2_redc, .-c2lab_fp2_redc
 
+.globl c2lab_fp2_norm
+.type c2lab_fp2_norm,@function
+.p2align 5
+c2lab_fp2_norm:
+.cfi_startproc
+    push rbx
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset rbx, 0
+    push rbp
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset rbp, 0
+    push r12
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset r12, 0
+    push r13
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset r13, 0
+    push r14
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset r14, 0
+    push r15
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset r15, 0
+    sub rsp, 384
+    .cfi_adjust_cfa_offset 384
+    mov rdx, qword ptr [rsi + 0]
+    xor r10d, r10d
+    mulx rbx, r11, qword ptr [rsi + 8]
+    mulx rbp, rax, qword ptr [rsi + 16]
+    add rbx, rax
+    mulx r12, rax, qword ptr [rsi + 24]
+    adc rbp, rax
+    mulx r13, rax, qword ptr [rsi + 32]
+    adc r12, rax
+    mulx r14, rax, qword ptr [rsi + 40]
+    adc r13, rax
+    adc r14, 0
+    mov qword ptr [rsp + 96], r10
+    xor r10d, r10d
+    mov rdx, qword ptr [rsi + 8]
+    mulx r8, rax, qword ptr [rsi + 16]
+    adox rbp, rax
+    adcx r12, r8
+    mulx r8, rax, qword ptr [rsi + 24]
+    adox r12, rax
+    adcx r13, r8
+    mulx r8, rax, qword ptr [rsi + 32]
+    adox r13, rax
+    adcx r14, r8
+    mulx r8, rax, qword ptr [rsi + 40]
+    adox r14, rax
+    adcx r10, r8
+    mov edx, 0
+    adox r10, rdx
+    mov qword ptr [rsp + 104], r11
+    xor r11d, r11d
+    mov rdx, qword ptr [rsi + 16]
+    mulx r8, rax, qword ptr [rsi + 24]
+    adox r13, rax
+    adcx r14, r8
+    mulx r8, rax, qword ptr [rsi + 32]
+    adox r14, rax
+    adcx r10, r8
+    mulx r8, rax, qword ptr [rsi + 40]
+    adox r10, rax
+    adcx r11, r8
+    mov edx, 0
+    adox r11, rdx
+    mov qword ptr [rsp + 112], rbx
+    xor rbx, rbx
+    mov rdx, qword ptr [rsi + 24]
+    mulx r8, rax, qword ptr [rsi + 32]
+    adox r10, rax
+    adcx r11, r8
+    mulx r8, rax, qword ptr [rsi + 40]
+    adox r11, rax
+    adcx rbx, r8
+    mov edx, 0
+    adox rbx, rdx
+    mov qword ptr [rsp + 120], rbp
+    xor rbp, rbp
+    mov rdx, qword ptr [rsi + 32]
+    mulx r8, rax, qword ptr [rsi + 40]
+    adox rbx, rax
+    adcx rbp, r8
+    mov edx, 0
+    adox rbp, rdx
+    mov qword ptr [rsp + 128], r12
+    mov qword ptr [rsp + 136], r13
+    mov qword ptr [rsp + 144], r14
+    mov qword ptr [rsp + 152], r10
+    mov qword ptr [rsp + 160], r11
+    mov qword ptr [rsp + 168], rbx
+    mov qword ptr [rsp + 176], rbp
+    mov qword ptr [rsp + 184], 0
+    xor eax, eax
+    mov rdx, qword ptr [rsi + 0]
+    mulx r8, rax, rdx
+    mov r13, qword ptr [rsp + 96]
+    adcx r13, r13
+    adox r13, rax
+    mov qword ptr [rsp + 96], r13
+    mov r13, qword ptr [rsp + 104]
+    adcx r13, r13
+    adox r13, r8
+    mov qword ptr [rsp + 104], r13
+    mov rdx, qword ptr [rsi + 8]
+    mulx r8, rax, rdx
+    mov r13, qword ptr [rsp + 112]
+    adcx r13, r13
+    adox r13, rax
+    mov qword ptr [rsp + 112], r13
+    mov r13, qword ptr [rsp + 120]
+    adcx r13, r13
+    adox r13, r8
+    mov qword ptr [rsp + 120], r13
+    mov rdx, qword ptr [rsi + 16]
+    mulx r8, rax, rdx
+    mov r13, qword ptr [rsp + 128]
+    adcx r13, r13
+    adox r13, rax
+    mov qword ptr [rsp + 128], r13
+    mov r13, qword ptr [rsp + 136]
+    adcx r13, r13
+    adox r13, r8
+    mov qword ptr [rsp + 136], r13
+    mov rdx, qword ptr [rsi + 24]
+    mulx r8, rax, rdx
+    mov r13, qword ptr [rsp + 144]
+    adcx r13, r13
+    adox r13, rax
+    mov qword ptr [rsp + 144], r13
+    mov r13, qword ptr [rsp + 152]
+    adcx r13, r13
+    adox r13, r8
+    mov qword ptr [rsp + 152], r13
+    mov rdx, qword ptr [rsi + 32]
+    mulx r8, rax, rdx
+    mov r13, qword ptr [rsp + 160]
+    adcx r13, r13
+    adox r13, rax
+    mov qword ptr [rsp + 160], r13
+    mov r13, qword ptr [rsp + 168]
+    adcx r13, r13
+    adox r13, r8
+    mov qword ptr [rsp + 168], r13
+    mov rdx, qword ptr [rsi + 40]
+    mulx r8, rax, rdx
+    mov r13, qword ptr [rsp + 176]
+    adcx r13, r13
+    adox r13, rax
+    mov qword ptr [rsp + 176], r13
+    mov r13, qword ptr [rsp + 184]
+    adcx r13, r13
+    adox r13, r8
+    mov qword ptr [rsp + 184], r13
+    mov rdx, qword ptr [rsi + 48]
+    xor r10d, r10d
+    mulx rbx, r11, qword ptr [rsi + 56]
+    mulx rbp, rax, qword ptr [rsi + 64]
+    add rbx, rax
+    mulx r12, rax, qword ptr [rsi + 72]
+    adc rbp, rax
+    mulx r13, rax, qword ptr [rsi + 80]
+    adc r12, rax
+    mulx r14, rax, qword ptr [rsi + 88]
+    adc r13, rax
+    adc r14, 0
+    mov qword ptr [rsp + 192], r10
+    xor r10d, r10d
+    mov rdx, qword ptr [rsi + 56]
+    mulx r8, rax, qword ptr [rsi + 64]
+    adox rbp, rax
+    adcx r12, r8
+    mulx r8, rax, qword ptr [rsi + 72]
+    adox r12, rax
+    adcx r13, r8
+    mulx r8, rax, qword ptr [rsi + 80]
+    adox r13, rax
+    adcx r14, r8
+    mulx r8, rax, qword ptr [rsi + 88]
+    adox r14, rax
+    adcx r10, r8
+    mov edx, 0
+    adox r10, rdx
+    mov qword ptr [rsp + 200], r11
+    xor r11d, r11d
+    mov rdx, qword ptr [rsi + 64]
+    mulx r8, rax, qword ptr [rsi + 72]
+    adox r13, rax
+    adcx r14, r8
+    mulx r8, rax, qword ptr [rsi + 80]
+    adox r14, rax
+    adcx r10, r8
+    mulx r8, rax, qword ptr [rsi + 88]
+    adox r10, rax
+    adcx r11, r8
+    mov edx, 0
+    adox r11, rdx
+    mov qword ptr [rsp + 208], rbx
+    xor rbx, rbx
+    mov rdx, qword ptr [rsi + 72]
+    mulx r8, rax, qword ptr [rsi + 80]
+    adox r10, rax
+    adcx r11, r8
+    mulx r8, rax, qword ptr [rsi + 88]
+    adox r11, rax
+    adcx rbx, r8
+    mov edx, 0
+    adox rbx, rdx
+    mov qword ptr [rsp + 216], rbp
+    xor rbp, rbp
+    mov rdx, qword ptr [rsi + 80]
+    mulx r8, rax, qword ptr [rsi + 88]
+    adox rbx, rax
+    adcx rbp, r8
+    mov edx, 0
+    adox rbp, rdx
+    mov qword ptr [rsp + 224], r12
+    mov qword ptr [rsp + 232], r13
+    mov qword ptr [rsp + 240], r14
+    mov qword ptr [rsp + 248], r10
+    mov qword ptr [rsp + 256], r11
+    mov qword ptr [rsp + 264], rbx
+    mov qword ptr [rsp + 272], rbp
+    mov qword ptr [rsp + 280], 0
+    xor eax, eax
+    mov rdx, qword ptr [rsi + 48]
+    mulx r8, rax, rdx
+    mov r13, qword ptr [rsp + 192]
+    adcx r13, r13
+    adox r13, rax
+    mov qword ptr [rsp + 192], r13
+    mov r13, qword ptr [rsp + 200]
+    adcx r13, r13
+    adox r13, r8
+    mov qword ptr [rsp + 200], r13
+    mov rdx, qword ptr [rsi + 56]
+    mulx r8, rax, rdx
+    mov r13, qword ptr [rsp + 208]
+    adcx r13, r13
+    adox r13, rax
+    mov qword ptr [rsp + 208], r13
+    mov r13, qword ptr [rsp + 216]
+    adcx r13, r13
+    adox r13, r8
+    mov qword ptr [rsp + 216], r13
+    mov rdx, qword ptr [rsi + 64]
+    mulx r8, rax, rdx
+    mov r13, qword ptr [rsp + 224]
+    adcx r13, r13
+    adox r13, rax
+    mov qword ptr [rsp + 224], r13
+    mov r13, qword ptr [rsp + 232]
+    adcx r13, r13
+    adox r13, r8
+    mov qword ptr [rsp + 232], r13
+    mov rdx, qword ptr [rsi + 72]
+    mulx r8, rax, rdx
+    mov r13, qword ptr [rsp + 240]
+    adcx r13, r13
+    adox r13, rax
+    mov qword ptr [rsp + 240], r13
+    mov r13, qword ptr [rsp + 248]
+    adcx r13, r13
+    adox r13, r8
+    mov qword ptr [rsp + 248], r13
+    mov rdx, qword ptr [rsi + 80]
+    mulx r8, rax, rdx
+    mov r13, qword ptr [rsp + 256]
+    adcx r13, r13
+    adox r13, rax
+    mov qword ptr [rsp + 256], r13
+    mov r13, qword ptr [rsp + 264]
+    adcx r13, r13
+    adox r13, r8
+    mov qword ptr [rsp + 264], r13
+    mov rdx, qword ptr [rsi + 88]
+    mulx r8, rax, rdx
+    mov r13, qword ptr [rsp + 272]
+    adcx r13, r13
+    adox r13, rax
+    mov qword ptr [rsp + 272], r13
+    mov r13, qword ptr [rsp + 280]
+    adcx r13, r13
+    adox r13, r8
+    mov qword ptr [rsp + 280], r13
+    mov rax, qword ptr [rsp + 96]
+    add rax, qword ptr [rsp + 192]
+    mov qword ptr [rsp + 96], rax
+    mov rax, qword ptr [rsp + 104]
+    adc rax, qword ptr [rsp + 200]
+    mov qword ptr [rsp + 104], rax
+    mov rax, qword ptr [rsp + 112]
+    adc rax, qword ptr [rsp + 208]
+    mov qword ptr [rsp + 112], rax
+    mov rax, qword ptr [rsp + 120]
+    adc rax, qword ptr [rsp + 216]
+    mov qword ptr [rsp + 120], rax
+    mov rax, qword ptr [rsp + 128]
+    adc rax, qword ptr [rsp + 224]
+    mov qword ptr [rsp + 128], rax
+    mov rax, qword ptr [rsp + 136]
+    adc rax, qword ptr [rsp + 232]
+    mov qword ptr [rsp + 136], rax
+    mov rax, qword ptr [rsp + 144]
+    adc rax, qword ptr [rsp + 240]
+    mov qword ptr [rsp + 144], rax
+    mov rax, qword ptr [rsp + 152]
+    adc rax, qword ptr [rsp + 248]
+    mov qword ptr [rsp + 152], rax
+    mov rax, qword ptr [rsp + 160]
+    adc rax, qword ptr [rsp + 256]
+    mov qword ptr [rsp + 160], rax
+    mov rax, qword ptr [rsp + 168]
+    adc rax, qword ptr [rsp + 264]
+    mov qword ptr [rsp + 168], rax
+    mov rax, qword ptr [rsp + 176]
+    adc rax, qword ptr [rsp + 272]
+    mov qword ptr [rsp + 176], rax
+    mov rax, qword ptr [rsp + 184]
+    adc rax, qword ptr [rsp + 280]
+    mov qword ptr [rsp + 184], rax
+    mov r10, qword ptr [rsp + 96]
+    mov r11, qword ptr [rsp + 104]
+    mov rbx, qword ptr [rsp + 112]
+    mov rbp, qword ptr [rsp + 120]
+    mov r12, qword ptr [rsp + 128]
+    mov r13, qword ptr [rsp + 136]
+    mov rdx, r10
+    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
+    xor r14d, r14d
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
+    adox r10, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    adcx rax, r8
+    adox r11, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
+    adcx rax, r9
+    adox rbx, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
+    adcx rax, r8
+    adox rbp, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
+    adcx rax, r9
+    adox r12, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
+    adcx rax, r8
+    adox r13, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox r14, r9
+    mov rdx, r11
+    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
+    xor r10d, r10d
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
+    adox r11, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    adcx rax, r8
+    adox rbx, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
+    adcx rax, r9
+    adox rbp, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
+    adcx rax, r8
+    adox r12, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
+    adcx rax, r9
+    adox r13, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
+    adcx rax, r8
+    adox r14, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox r10, r9
+    mov rdx, rbx
+    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
+    xor r11d, r11d
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
+    adox rbx, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    adcx rax, r8
+    adox rbp, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
+    adcx rax, r9
+    adox r12, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
+    adcx rax, r8
+    adox r13, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
+    adcx rax, r9
+    adox r14, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
+    adcx rax, r8
+    adox r10, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox r11, r9
+    mov rdx, rbp
+    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
+    xor rbx, rbx
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
+    adox rbp, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    adcx rax, r8
+    adox r12, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
+    adcx rax, r9
+    adox r13, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
+    adcx rax, r8
+    adox r14, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
+    adcx rax, r9
+    adox r10, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
+    adcx rax, r8
+    adox r11, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox rbx, r9
+    mov rdx, r12
+    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
+    xor rbp, rbp
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
+    adox r12, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    adcx rax, r8
+    adox r13, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
+    adcx rax, r9
+    adox r14, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
+    adcx rax, r8
+    adox r10, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
+    adcx rax, r9
+    adox r11, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
+    adcx rax, r8
+    adox rbx, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox rbp, r9
+    mov rdx, r13
+    imul rdx, qword ptr [rip + c2lab_fp2_consts + 48]
+    xor r12d, r12d
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 0]
+    adox r13, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    adcx rax, r8
+    adox r14, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 16]
+    adcx rax, r9
+    adox r10, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 24]
+    adcx rax, r8
+    adox r11, rax
+    mulx r8, rax, qword ptr [rip + c2lab_fp2_consts + 32]
+    adcx rax, r9
+    adox rbx, rax
+    mulx r9, rax, qword ptr [rip + c2lab_fp2_consts + 40]
+    adcx rax, r8
+    adox rbp, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox r12, r9
+    add r14, qword ptr [rsp + 144]
+    adc r10, qword ptr [rsp + 152]
+    adc r11, qword ptr [rsp + 160]
+    adc rbx, qword ptr [rsp + 168]
+    adc rbp, qword ptr [rsp + 176]
+    adc r12, qword ptr [rsp + 184]
+    mov r13, r14
+    sub r13, qword ptr [rip + c2lab_fp2_consts + 0]
+    mov rax, r10
+    sbb rax, qword ptr [rip + c2lab_fp2_consts + 8]
+    mov r8, r11
+    sbb r8, qword ptr [rip + c2lab_fp2_consts + 16]
+    mov r9, rbx
+    sbb r9, qword ptr [rip + c2lab_fp2_consts + 24]
+    mov rdx, rbp
+    sbb rdx, qword ptr [rip + c2lab_fp2_consts + 32]
+    mov r15, r12
+    sbb r15, qword ptr [rip + c2lab_fp2_consts + 40]
+    cmovc r13, r14
+    mov qword ptr [rdi + 0], r13
+    cmovc rax, r10
+    mov qword ptr [rdi + 8], rax
+    cmovc r8, r11
+    mov qword ptr [rdi + 16], r8
+    cmovc r9, rbx
+    mov qword ptr [rdi + 24], r9
+    cmovc rdx, rbp
+    mov qword ptr [rdi + 32], rdx
+    cmovc r15, r12
+    mov qword ptr [rdi + 40], r15
+    add rsp, 384
+    .cfi_adjust_cfa_offset -384
+    pop r15
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore r15
+    pop r14
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore r14
+    pop r13
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore r13
+    pop r12
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore r12
+    pop rbp
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore rbp
+    pop rbx
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore rbx
+    ret
+.cfi_endproc
+.size c2lab_fp2_norm, .-c2lab_fp2_norm
+
 .section .rodata
 .p2align 6
 c2lab_fp2_consts:  # p (6 limbs), -p^-1 mod 2^64, p^2 (12 limbs)

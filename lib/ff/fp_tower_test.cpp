@@ -121,6 +121,31 @@ TEST(fp2, assembly_product_and_square_match_the_reference) {
     EXPECT_EQ(b, xs[9].square_complex());
 }
 
+TEST(fp2, assembly_norm_matches_the_sum_of_squares_for_halves_below_2p) {
+    if (!cpu::use_adx_asm) GTEST_SKIP() << "no mulx/adcx/adox path on this build or CPU";
+    auto xs = fp2_samples(19, 2000);
+    for (size_t i = 0; i < xs.size(); ++i) {
+        const fp2& a = xs[i];
+        const fp want = a.c0.square() + a.c1.square();
+        ASSERT_EQ(a * a.conjugate(), (fp2{want, fp::zero()})) << i;  // the norm is a conj(a)
+        fp got;
+        c2lab_fp2_norm(got.mont.data(), a.limb_data());
+        ASSERT_EQ(got, want) << i;
+        ASSERT_TRUE(fp::is_canonical(got.mont)) << i;
+        // The lazy forms the batched additions may hand it: either half plus p (below 2p).
+        fp2 lazy = a;
+        lazy_add_into(lazy.c0.mont, a.c0.mont, fp::modulus);
+        lazy_add_into(lazy.c1.mont, a.c1.mont, fp::modulus);
+        c2lab_fp2_norm(got.mont.data(), lazy.limb_data());
+        ASSERT_EQ(got, want) << i;
+        ASSERT_TRUE(fp::is_canonical(got.mont)) << i;
+    }
+    // Aliasing: the norm may overwrite the operand's first half.
+    fp2 a = xs[7];
+    c2lab_fp2_norm(a.limb_data(), a.limb_data());
+    EXPECT_EQ(a.c0, xs[7].c0.square() + xs[7].c1.square());
+}
+
 // A wide value is in range when it is below p 2^384: its high half is below p.
 bool in_wide_range(const fp_wide& x) { return less_than(high_half(x), fp::modulus); }
 

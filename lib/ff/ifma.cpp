@@ -1433,9 +1433,9 @@ void affine_add_batch_impl(batch_path path, std::span<F> x1, std::span<F> y1, st
     }
     // The scalar path, the reference the IFMA path matches: ff::affine_add_chain (in_place.hpp),
     // the same kernel as the MSM's bucket batches.
-    thread_local std::vector<F> denom, prefix;
+    thread_local add_chain_scratch<F> chain;
     if (!affine_add_chain(
-            n, denom, prefix, [x1](size_t i) -> F& { return x1[i]; }, [y1](size_t i) -> F& { return y1[i]; },
+            n, chain, [x1](size_t i) -> F& { return x1[i]; }, [y1](size_t i) -> F& { return y1[i]; },
             [x2](size_t i) -> const F& { return x2[i]; }, [y2](size_t i) -> const F& { return y2[i]; },
             [negate](size_t i) { return negate[i] != 0; }))
         refuse_equal_x<F>(x1, x2);

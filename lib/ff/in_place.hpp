@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -28,6 +29,8 @@ template <class F>
 [[gnu::noinline]] void sqr_portable(F& r, const F& a) noexcept {
     r = a.square();
 }
+
+[[gnu::noinline]] inline void norm_portable(fp& r, const fp2& a) noexcept { r = a.norm(); }
 
 // r = a * b written straight into r. For Fp with the mulx/adx assembly the product goes
 // from c2lab_mont_mul_6 into its destination: through operator* it lands in a temporary
@@ -99,6 +102,17 @@ inline void add_to(fp2& r, const fp2& a, const fp2& b) noexcept {
     add_to(r.c1, a.c1, b.c1);
 }
 
+// r = a0^2 + a1^2, the norm of a in Fp, canonical (a's halves below 2p).
+[[gnu::always_inline]] inline void norm_to(fp& r, const fp2& a) noexcept {
+#if defined(C2LAB_HAVE_X86_ASM)
+    if (cpu::use_adx_asm) [[likely]] {
+        c2lab_fp2_norm(r.mont.data(), a.limb_data());
+        return;
+    }
+#endif
+    norm_portable(r, a);
+}
+
 // Lazy forms for values that only feed products (the batch's x2 - x1, y2 -+ y1 and x1 - x3):
 // a + p - b and a + b, below 2p (mont_mul.hpp lazy_sub_into, lazy_add_into), which the Fp
 // products take as they are; Fp2 keeps the reduced forms (its product's additions of halves
@@ -132,6 +146,16 @@ template <class T>
 #endif
 }
 
+// Scratch of affine_add_chain, kept by its caller across batches (resized to n): the
+// denominators x2_i - x1_i, and the chain the shared inversion runs along. For Fp that chain is
+// over the denominators themselves; for Fp2 over their norms (norm), in Fp.
+template <class F>
+struct add_chain_scratch {
+    std::vector<F> denom;
+    std::vector<fp> norm;    // Fp2: d0^2 + d1^2 of each denominator
+    std::vector<fp> prefix;  // the chain's prefix products
+};
+
 // n affine additions (x1_i, y1_i) += (x2_i, y2_i), or += -(x2_i, y2_i) where neg(i), with one
 // shared inversion (Montgomery's trick, fused with the additions in the backward pass): per
 // addition 3M for the inversion, 2M + 1S for lambda, x3 and y3. The coordinates come through
@@ -139,8 +163,13 @@ template <class T>
 // point's), so each caller keeps its layout (pointers to buckets, arrays). The prefix products,
 // the running inverses and lambda are lazy (mul_lazy_to, below 2p): they feed only products,
 // whose results (lambda's square, y3's product) are canonical; the total is made canonical for
-// its inversion. denom and prefix are scratch (resized to n). False, with nothing written, where
-// the x2_i - x1_i multiply to zero (some x1_i == x2_i); n >= 1.
+// its inversion. False, with nothing written, where the x2_i - x1_i multiply to zero (some
+// x1_i == x2_i); n >= 1.
+//
+// Fp2 (G2): the shared inversion runs over the norms N(d) = d0^2 + d1^2 in Fp, and each
+// 1/d = conj(d) / N(d): per addition one norm (two wide squares and one reduction, 78 mulx) and
+// 5 Fp products (prefix, two in the backward pass, conj(d) scaled) in place of three Fp2 products
+// (3 x 180 mulx). N(d) = 0 only for d = 0 (-1 is not a square in Fp), so the zero test holds.
 //
 // Two chains, the even and the odd additions: prefix[i] = denom[i] denom[i - 2] ..., each
 // parity with its own running inverse, and the backward pass takes an even and an odd addition
@@ -154,15 +183,23 @@ template <class T>
 // 461-493 -> 450-452 ns); the MSMs against blst (G1 2^16 / 2^18) 2-3% closer, G2 within the
 // noise of a busy host.
 template <class F, class X1, class Y1, class X2, class Y2, class Neg>
-bool affine_add_chain(size_t n, std::vector<F>& denom, std::vector<F>& prefix, X1&& x1, Y1&& y1, X2&& x2, Y2&& y2,
-                      Neg&& neg) {
-    denom.resize(n);
-    prefix.resize(n);
+bool affine_add_chain(size_t n, add_chain_scratch<F>& scratch, X1&& x1, Y1&& y1, X2&& x2, Y2&& y2, Neg&& neg) {
+    static_assert(std::is_same_v<F, fp> || std::is_same_v<F, fp2>);
+    constexpr bool by_norm = std::is_same_v<F, fp2>;
+    scratch.denom.resize(n);
+    scratch.prefix.resize(n);
+    if constexpr (by_norm) scratch.norm.resize(n);
     // The arrays through local pointers: products are calls the compiler cannot see into, and
     // after each it reloaded a vector's data pointer (and an accessor's chain of them) before
     // the next element.
-    F* const dn = denom.data();
-    F* const pf = prefix.data();
+    F* const dn = scratch.denom.data();
+    fp* const nm = scratch.norm.data();
+    fp* const pf = scratch.prefix.data();
+    // The element of the chain for addition i: its denominator, or the denominator's norm.
+    auto elem = [dn, nm](size_t i) -> const fp& {
+        if constexpr (by_norm) return nm[i];
+        else return dn[i];
+    };
     // The coordinates `ahead` additions early: through the MSM's accessors they are buckets
     // and points at random addresses, read first by the forward loop (x) and the backward loop
     // (y), and the loads of their limbs were the hottest instructions of this function (perf
@@ -176,18 +213,19 @@ bool affine_add_chain(size_t n, std::vector<F>& denom, std::vector<F>& prefix, X
             prefetch_element(&x2(i + ahead));
         }
         sub_lazy_to(dn[i], x2(i), x1(i));
+        if constexpr (by_norm) norm_to(nm[i], dn[i]);
     }
     for (size_t i = 0; i < n; ++i)
-        if (i < 2) pf[i] = dn[i];
-        else mul_lazy_to(pf[i], pf[i - 2], dn[i]);
+        if (i < 2) pf[i] = elem(i);
+        else mul_lazy_to(pf[i], pf[i - 2], elem(i));
     // inv[c][cur]: the inverse of pf[k] for the highest k of parity c not yet added; each
     // pair of additions writes the next ones into inv[c][cur ^ 1] (no product in place).
-    F inv[2][2], t;
+    fp inv[2][2], t;
     unsigned cur = 0;
     const size_t top = n - 1, below_top = n >= 2 ? n - 2 : 0;
-    mul_to(t, pf[top], n >= 2 ? pf[below_top] : F::one());
+    mul_to(t, pf[top], n >= 2 ? pf[below_top] : fp::one());
     if (t.is_zero()) return false;
-    const F total_inv = t.inverse();
+    const fp total_inv = t.inverse();
     if (n >= 2) {
         mul_lazy_to(inv[top & 1][0], total_inv, pf[below_top]);
         mul_lazy_to(inv[below_top & 1][0], total_inv, pf[top]);
@@ -203,9 +241,25 @@ bool affine_add_chain(size_t n, std::vector<F>& denom, std::vector<F>& prefix, X
     // two branches on them an addition took were mispredicted half the time, each flush also
     // throwing away the products issued beyond it. The values are the ones the branches gave:
     // lazily y2 + p - (p - y1) = y2 + y1 exactly, and the reduced forms of Fp2 agree.
+    fp elem_inv[2];
     F den_inv[2], num[2], lambda[2], l2[2], x3[2], y3[2], minus_y1[2];
     const F zero = F::zero();
-    auto finish = [&](const size_t (&k)[2], const F* (&inv_of_denom)[2]) {
+    // 1/d of addition k from 1/elem(k): the same (Fp), or conj(d) / N(d) (Fp2), canonical (the
+    // Fp2 product takes canonical factors): (d0 / N, (p - d1) / N), d1 canonical.
+    auto den_inv_of = [&](int s, size_t k, const fp* e_inv) -> const F* {
+        if constexpr (by_norm) {
+            fp minus_d1;
+            mul_to(den_inv[s].c0, dn[k].c0, *e_inv);
+            sub_lazy_to(minus_d1, zero.c0, dn[k].c1);
+            mul_to(den_inv[s].c1, minus_d1, *e_inv);
+            return &den_inv[s];
+        } else {
+            (void)s, (void)k;
+            return e_inv;
+        }
+    };
+    auto finish = [&](const size_t (&k)[2], const fp* (&inv_of_elem)[2]) {
+        const F* inv_of_denom[2] = {den_inv_of(0, k[0], inv_of_elem[0]), den_inv_of(1, k[1], inv_of_elem[1])};
         for (int s = 0; s < 2; ++s) {
             const F& py = y1(k[s]);
             sub_lazy_to(minus_y1[s], zero, py);
@@ -242,14 +296,14 @@ bool affine_add_chain(size_t n, std::vector<F>& denom, std::vector<F>& prefix, X
     if (n & 1) {  // the even top one alone (computed twice over, stored once)
         const size_t k = --i;
         prefetch_y(k);
-        const F* inv_of_denom[2] = {&inv[0][0], &inv[0][0]};
+        const fp* inv_of_elem[2] = {&inv[0][0], &inv[0][0]};
         if (k >= 2) {
-            mul_lazy_to(den_inv[0], inv[0][0], pf[k - 2]);
-            mul_lazy_to(t, inv[0][0], dn[k]);
-            inv_of_denom[0] = inv_of_denom[1] = &den_inv[0];
+            mul_lazy_to(elem_inv[0], inv[0][0], pf[k - 2]);
+            mul_lazy_to(t, inv[0][0], elem(k));
+            inv_of_elem[0] = inv_of_elem[1] = &elem_inv[0];
         }
         const size_t ks[2] = {k, k};
-        finish(ks, inv_of_denom);
+        finish(ks, inv_of_elem);
         store(k, 0);
         if (k >= 2) inv[0][0] = t;
     }
@@ -257,16 +311,16 @@ bool affine_add_chain(size_t n, std::vector<F>& denom, std::vector<F>& prefix, X
         const size_t ks[2] = {i - 1, i - 2};
         prefetch_y(ks[0]);
         prefetch_y(ks[1]);
-        const F* inv_of_denom[2] = {&inv[1][cur], &inv[0][cur]};
+        const fp* inv_of_elem[2] = {&inv[1][cur], &inv[0][cur]};
         if (i >= 4) {
-            mul_lazy_to(den_inv[0], inv[1][cur], pf[ks[0] - 2]);
-            mul_lazy_to(den_inv[1], inv[0][cur], pf[ks[1] - 2]);
-            mul_lazy_to(inv[1][cur ^ 1], inv[1][cur], dn[ks[0]]);
-            mul_lazy_to(inv[0][cur ^ 1], inv[0][cur], dn[ks[1]]);
-            inv_of_denom[0] = &den_inv[0];
-            inv_of_denom[1] = &den_inv[1];
+            mul_lazy_to(elem_inv[0], inv[1][cur], pf[ks[0] - 2]);
+            mul_lazy_to(elem_inv[1], inv[0][cur], pf[ks[1] - 2]);
+            mul_lazy_to(inv[1][cur ^ 1], inv[1][cur], elem(ks[0]));
+            mul_lazy_to(inv[0][cur ^ 1], inv[0][cur], elem(ks[1]));
+            inv_of_elem[0] = &elem_inv[0];
+            inv_of_elem[1] = &elem_inv[1];
         }
-        finish(ks, inv_of_denom);
+        finish(ks, inv_of_elem);
         store(ks[0], 0);
         store(ks[1], 1);
         cur ^= 1;

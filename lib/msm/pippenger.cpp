@@ -139,7 +139,7 @@ struct affine_adder {
     std::vector<const A*> src;
     std::vector<uint8_t> neg;
     size_t count = 0;
-    std::vector<F> denom, prefix;
+    ff::add_chain_scratch<F> chain;
     // G1 and G2 where AVX-512 IFMA runs: the batch's coordinates, copied into arrays as the
     // additions are queued (the caller has just read both points, so they are in L1; copied
     // in run() instead, the buckets had often left it: that loop was 7% of a G1 MSM at 2^20
@@ -203,7 +203,7 @@ struct affine_adder {
         const A* const* const s = src.data();
         const uint8_t* const ng = neg.data();
         ff::affine_add_chain(
-            n, denom, prefix, [d](size_t i) -> F& { return d[i]->x; }, [d](size_t i) -> F& { return d[i]->y; },
+            n, chain, [d](size_t i) -> F& { return d[i]->x; }, [d](size_t i) -> F& { return d[i]->y; },
             [s](size_t i) -> const F& { return s[i]->x; }, [s](size_t i) -> const F& { return s[i]->y; },
             [ng](size_t i) { return ng[i] != 0; });
     }
