@@ -7,6 +7,7 @@
 //                      endomorphism split (msm_config.glv = false, the 255-bit path), beside msm/<g>/table at the
 //                      same arguments to show what the split and the batched affine changes give
 //   msm/g1/glv_fixed   args log_n, density, threads, c: the sweep behind the split's window table (glv_bits_for)
+//   msm/g2/glv_fixed   the same for G2 (2^10 .. 2^18): whether G2's costlier additions want other windows
 //   msm/glv_split      arg log_n: the endomorphism split of each scalar alone (glv_split_signed of its
 //                      canonical form, one thread), the step every G1 and G2 MSM takes per scalar before
 //                      its windows; counter scalars/s
@@ -100,6 +101,9 @@ void msm_g1_glv_fixed(benchmark::State& state) {
     msm_bench<ec::g1_curve>(state, window_policy::fixed(static_cast<unsigned>(state.range(3))));
 }
 void msm_g1_table_255bit(benchmark::State& state) { msm_bench<ec::g1_curve>(state, window_policy::table(), false); }
+void msm_g2_glv_fixed(benchmark::State& state) {
+    msm_bench<ec::g2_curve>(state, window_policy::fixed(static_cast<unsigned>(state.range(3))));
+}
 void msm_g2_table_255bit(benchmark::State& state) { msm_bench<ec::g2_curve>(state, window_policy::table(), false); }
 
 // One thread, full density, 2^16 / 2^18 / 2^20 points (G2 to 2^18).
@@ -108,9 +112,9 @@ void one_thread_sizes(benchmark::internal::Benchmark* b, int max_log_n) {
     b->ArgNames({"log_n", "density", "threads"})->Unit(benchmark::kMillisecond)->UseRealTime();
 }
 
-// 2^10 .. 2^22 pairs, c around the addition-count model's choice (the split doubles the points).
-void glv_fixed_sweep(benchmark::internal::Benchmark* b) {
-    for (int log_n = 10; log_n <= 22; log_n += 2) {
+// 2^10 .. 2^max_log_n pairs, c around the addition-count model's choice (the split doubles the points).
+void glv_fixed_sweep(benchmark::internal::Benchmark* b, int max_log_n = 22) {
+    for (int log_n = 10; log_n <= max_log_n; log_n += 2) {
         const int lo = log_n < 16 ? log_n - 4 : log_n - 6, hi = log_n < 16 ? log_n : std::min(log_n - 1, 20);
         for (int c = lo; c <= hi; ++c) b->Args({log_n, 100, 1, c});
     }
@@ -157,7 +161,8 @@ BENCHMARK(msm_g1_table)->Name("msm/g1/table")->Apply([](auto* b) { sizes(b, 20);
 BENCHMARK(msm_g2_ln)->Name("msm/g2/ln")->Apply([](auto* b) { sizes(b, 18); });
 BENCHMARK(msm_g2_table)->Name("msm/g2/table")->Apply([](auto* b) { sizes(b, 18); });
 BENCHMARK(msm_g1_fixed)->Name("msm/g1/fixed")->Apply(fixed_sweep);
-BENCHMARK(msm_g1_glv_fixed)->Name("msm/g1/glv_fixed")->Apply(glv_fixed_sweep);
+BENCHMARK(msm_g1_glv_fixed)->Name("msm/g1/glv_fixed")->Apply([](auto* b) { glv_fixed_sweep(b); });
+BENCHMARK(msm_g2_glv_fixed)->Name("msm/g2/glv_fixed")->Apply([](auto* b) { glv_fixed_sweep(b, 18); });
 BENCHMARK(msm_g1_table_255bit)->Name("msm/g1/table_255bit")->Apply([](auto* b) { one_thread_sizes(b, 20); });
 BENCHMARK(msm_g2_table_255bit)->Name("msm/g2/table_255bit")->Apply([](auto* b) { one_thread_sizes(b, 18); });
 

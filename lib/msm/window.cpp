@@ -67,6 +67,10 @@ constexpr table_row measured[] = {{10, 8}, {12, 11}, {14, 12}, {16, 13}, {18, 13
 // 2015-2109 ms, the next best c = 13 591-602 and c = 17 2180-2258; scalar 1275-1344 and 4883-4954,
 // the next c = 17 1359-1406 and c = 19 4946-5040) and at 2^22 with IFMA (c = 16 7956-8079 ms, c = 17
 // 8489-9205); results/reference/epyc-zen4-2026-12-06.md.
+// G2 takes the same rows: bench_msm msm/g2/glv_fixed without AVX-512 on the Xeon of family 6 model
+// 167 (2026-12-07, after its batches inverted the norms; 3 repetitions interleaved, medians):
+//   log_n 16: c=12 787, c=13 682*, c=14 712, c=15 671 ms (13 and 15 within the noise)
+//   log_n 18: c=13 2394, c=14 2797, c=15 2693, c=16 2266*, c=17 2625 ms
 // Sizes between two rows: the smaller of their windows; outside 2^10..2^22: glv_model_window_bits.
 constexpr table_row measured_glv_ifma[] = {{10, 10}, {12, 11}, {14, 13}, {16, 13}, {18, 16}, {20, 16}, {22, 16}};
 constexpr table_row measured_glv_scalar[] = {{10, 9}, {12, 11}, {14, 13}, {16, 13}, {18, 16}, {20, 16}, {22, 16}};
