@@ -125,6 +125,37 @@ inline void add_lazy_to(fp& r, const fp& a, const fp& b) noexcept { lazy_add_int
 inline void sub_lazy_to(fp2& r, const fp2& a, const fp2& b) noexcept { sub_to(r, a, b); }
 inline void add_lazy_to(fp2& r, const fp2& a, const fp2& b) noexcept { add_to(r, a, b); }
 
+// Fp values kept unreduced in [0, 2p) from one batch of additions to the next (the G1 buckets of
+// the MSM's scalar path: affine_add_chain<true>). Fp has room: R / p = 9.84 (R = 2^384), so a
+// Montgomery product of factors a, b with a b <= 9 p^2 < R p is below a b / R + p < 2p without its
+// final subtraction, and sums of such values stay below 2^384. The corrections of the sums and
+// differences below are by 2p instead of p.
+inline constexpr limbs<6> fp_two_p = [] {
+    limbs<6> t = fp::modulus;
+    add_to(t, fp::modulus);
+    return t;
+}();
+// r = a^2 / R lazily: below 2p for a below 2p (mont_sqr_lazy_into).
+[[gnu::always_inline]] inline void sqr_lazy_to(fp& r, const fp& a) noexcept {
+    mont_sqr_lazy_into(r.mont, a.mont, fp::modulus, fp::n0);
+}
+// r = a + 2p - b, congruent to a - b and in (0, a + 2p) for b below 2p; no correction.
+inline void sub_lazy_2p_to(fp& r, const fp& a, const fp& b) noexcept { lazy_sub_into(r.mont, a.mont, b.mont, fp_two_p); }
+// r = a - b, plus 2p where that borrows: in [0, 2p) for a and b in [0, 2p).
+inline void sub_2p_to(fp& r, const fp& a, const fp& b) noexcept { mod_sub_into(r.mont, a.mont, b.mont, fp_two_p); }
+// a in [0, 2p) brought below p (a - p where that does not borrow), in place.
+inline void settle(fp& a) noexcept { mod_add_into(a.mont, a.mont, fp::zero().mont, fp::modulus); }
+// Whether x in [0, 2p) and y in [0, p) are congruent mod p: x == y or x == y + p. The low limbs
+// first, which settle almost every call (equal x coordinates are rare in a batch).
+inline bool congruent_below_2p(const fp& x, const fp& y) noexcept {
+    const uint64_t x0 = x.mont[0], y0 = y.mont[0];
+    if (x0 != y0 && x0 != y0 + fp::modulus[0]) [[likely]] return false;
+    if (x.mont == y.mont) return true;
+    limbs<6> t = y.mont;
+    add_to(t, fp::modulus);
+    return x.mont == t;
+}
+
 // Both ends of an element (48 bytes of Fp may straddle two cache lines, 96 of Fp2 do); Write:
 // for writing (the line fetched to be owned).
 template <bool Write = false, class F>
@@ -184,9 +215,28 @@ struct add_chain_scratch {
 // `bench_ff ff/affine_add_batch/path:scalar/n:1024` 165-173 -> 159 ns an addition (Fp2
 // 461-493 -> 450-452 ns); the MSMs against blst (G1 2^16 / 2^18) 2-3% closer, G2 within the
 // noise of a busy host.
-template <class F, class X1, class Y1, class X2, class Y2, class Neg>
+//
+// Lazy (Fp only): the running points' coordinates x1, y1 may lie anywhere in [0, 2p), and the
+// sums are left there too (the added points x2, y2 stay below p): lambda's square and y3's
+// product skip their final subtractions, and x3, y3 are corrected by 2p instead of p. The bounds
+// (fp_two_p): x2 - x1 and y2 -+ y1 as a + 2p - b lie below 3p, x1 - x3 below 4p; every product's
+// factors multiply to at most 9 p^2 (3p by 3p for the first prefix products, 4p by 2p for y3),
+// so every product is below 2p. The MSM's buckets take this form during their pass and are
+// settled (brought below p) before anything else reads them.
+template <bool Lazy = false, class F, class X1, class Y1, class X2, class Y2, class Neg>
 bool affine_add_chain(size_t n, add_chain_scratch<F>& scratch, X1&& x1, Y1&& y1, X2&& x2, Y2&& y2, Neg&& neg) {
     static_assert(std::is_same_v<F, fp> || std::is_same_v<F, fp2>);
+    static_assert(!Lazy || std::is_same_v<F, fp>, "only Fp has the room for unreduced coordinates");
+    // a - b as a value that only feeds products: a + p - b (a, b below p) or a + 2p - b (Lazy).
+    auto sub_for_product = [](F& r, const F& a, const F& b) {
+        if constexpr (Lazy) sub_lazy_2p_to(r, a, b);
+        else sub_lazy_to(r, a, b);
+    };
+    // a - b as a coordinate: below p, or in [0, 2p) (Lazy).
+    auto sub_coordinate = [](F& r, const F& a, const F& b) {
+        if constexpr (Lazy) sub_2p_to(r, a, b);
+        else sub_to(r, a, b);
+    };
     constexpr bool by_norm = std::is_same_v<F, fp2>;
     scratch.denom.resize(n);
     scratch.prefix.resize(n);
@@ -214,7 +264,7 @@ bool affine_add_chain(size_t n, add_chain_scratch<F>& scratch, X1&& x1, Y1&& y1,
             prefetch_element(&x1(i + ahead));
             prefetch_element(&x2(i + ahead));
         }
-        sub_lazy_to(dn[i], x2(i), x1(i));
+        sub_for_product(dn[i], x2(i), x1(i));
         if constexpr (by_norm) norm_to(nm[i], dn[i]);
     }
     for (size_t i = 0; i < n; ++i)
@@ -264,27 +314,37 @@ bool affine_add_chain(size_t n, add_chain_scratch<F>& scratch, X1&& x1, Y1&& y1,
         const F* inv_of_denom[2] = {den_inv_of(0, k[0], inv_of_elem[0]), den_inv_of(1, k[1], inv_of_elem[1])};
         for (int s = 0; s < 2; ++s) {
             const F& py = y1(k[s]);
-            sub_lazy_to(minus_y1[s], zero, py);
-            sub_lazy_to(num[s], y2(k[s]), *pick(neg(k[s]), &std::as_const(minus_y1[s]), &py));
+            sub_for_product(minus_y1[s], zero, py);
+            sub_for_product(num[s], y2(k[s]), *pick(neg(k[s]), &std::as_const(minus_y1[s]), &py));
         }
         mul_lazy_to(lambda[0], num[0], *inv_of_denom[0]);
         mul_lazy_to(lambda[1], num[1], *inv_of_denom[1]);
-        sqr_to(l2[0], lambda[0]);
-        sqr_to(l2[1], lambda[1]);
+        if constexpr (Lazy) {
+            sqr_lazy_to(l2[0], lambda[0]);
+            sqr_lazy_to(l2[1], lambda[1]);
+        } else {
+            sqr_to(l2[0], lambda[0]);
+            sqr_to(l2[1], lambda[1]);
+        }
         for (int s = 0; s < 2; ++s) {
             const F& px = x1(k[s]);
-            sub_to(x3[s], l2[s], px);
-            sub_to(x3[s], x3[s], x2(k[s]));
+            sub_coordinate(x3[s], l2[s], px);
+            sub_coordinate(x3[s], x3[s], x2(k[s]));
             const bool minus = neg(k[s]);
             const F* x3s = &x3[s];
-            sub_lazy_to(num[s], *pick(minus, x3s, &px), *pick(minus, &px, x3s));
+            sub_for_product(num[s], *pick(minus, x3s, &px), *pick(minus, &px, x3s));
         }
-        mul_to(y3[0], lambda[0], num[0]);
-        mul_to(y3[1], lambda[1], num[1]);
+        if constexpr (Lazy) {
+            mul_lazy_to(y3[0], lambda[0], num[0]);
+            mul_lazy_to(y3[1], lambda[1], num[1]);
+        } else {
+            mul_to(y3[0], lambda[0], num[0]);
+            mul_to(y3[1], lambda[1], num[1]);
+        }
     };
     auto store = [&](size_t k, int s) {
         F& py = y1(k);
-        sub_to(py, y3[s], py);
+        sub_coordinate(py, y3[s], py);
         x1(k) = x3[s];
     };
     auto prefetch_y = [&](size_t k) {

@@ -27,6 +27,8 @@ void c2lab_mont_mul_6_lazy(uint64_t r[6], const uint64_t a[6], const uint64_t b[
                            uint64_t n0);
 // a^2 / R mod p for a < p < 2^381: the square as 12 limbs (21 mulx) and one reduction (36 mulx).
 void c2lab_mont_sqr_6(uint64_t r[6], const uint64_t a[6], const uint64_t p[6], uint64_t n0);
+// The same without the final subtraction: a^2 / R + (0 or p), below 2p for a below 2p.
+void c2lab_mont_sqr_6_lazy(uint64_t r[6], const uint64_t a[6], const uint64_t p[6], uint64_t n0);
 // x, y and w advance by xy_step, xy_step and w_step bytes a butterfly (32: contiguous; w_step 0:
 // one twiddle for all).
 void c2lab_mont_butterflies_4(uint64_t* x, uint64_t* y, const uint64_t* w, size_t count, const uint64_t p[4],
@@ -127,6 +129,23 @@ constexpr void mont_mul_into(limbs<N>& r, const limbs<N>& a, const limbs<N>& b, 
     }
 #endif
     mont_mul_lazy_portable(r, a, b, p, n0);
+}
+
+// r = a^2 / R, lazily (below 2p for a below 2p), as mont_mul_lazy_into: the 6-limb assembly
+// square without its final subtraction; elsewhere the full product a * a (below p).
+[[gnu::noinline]] inline void mont_sqr_lazy_portable(limbs<6>& r, const limbs<6>& a, const limbs<6>& p,
+                                                     uint64_t n0) noexcept {
+    r = mont_mul(a, a, p, n0);
+}
+[[gnu::always_inline]] inline void mont_sqr_lazy_into(limbs<6>& r, const limbs<6>& a, const limbs<6>& p,
+                                                      uint64_t n0) noexcept {
+#if defined(C2LAB_HAVE_X86_ASM)
+    if (cpu::use_adx_asm) [[likely]] {
+        c2lab_mont_sqr_6_lazy(r.data(), a.data(), p.data(), n0);
+        return;
+    }
+#endif
+    mont_sqr_lazy_portable(r, a, p, n0);
 }
 
 // r = a^2 / R mod p, written in place like mont_mul_into (r may alias a): the dedicated

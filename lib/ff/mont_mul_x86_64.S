@@ -1010,6 +1010,344 @@ c2lab_mont_sqr_6:
 .cfi_endproc
 .size c2lab_mont_sqr_6, .-c2lab_mont_sqr_6
 
+.globl c2lab_mont_sqr_6_lazy
+.type c2lab_mont_sqr_6_lazy,@function
+.p2align 5
+c2lab_mont_sqr_6_lazy:
+.cfi_startproc
+    push rbx
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset rbx, 0
+    push rbp
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset rbp, 0
+    push r12
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset r12, 0
+    push r13
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset r13, 0
+    push r14
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset r14, 0
+    push r15
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset r15, 0
+    sub rsp, 112
+    .cfi_adjust_cfa_offset 112
+    mov qword ptr [rsp + 96], rcx
+    mov rcx, rdx
+    mov rdx, qword ptr [rsi + 0]
+    xor r10d, r10d
+    mulx rbx, r11, qword ptr [rsi + 8]
+    mulx rbp, rax, qword ptr [rsi + 16]
+    add rbx, rax
+    mulx r12, rax, qword ptr [rsi + 24]
+    adc rbp, rax
+    mulx r13, rax, qword ptr [rsi + 32]
+    adc r12, rax
+    mulx r14, rax, qword ptr [rsi + 40]
+    adc r13, rax
+    adc r14, 0
+    mov qword ptr [rsp + 0], r10
+    xor r10d, r10d
+    mov rdx, qword ptr [rsi + 8]
+    mulx r8, rax, qword ptr [rsi + 16]
+    adox rbp, rax
+    adcx r12, r8
+    mulx r8, rax, qword ptr [rsi + 24]
+    adox r12, rax
+    adcx r13, r8
+    mulx r8, rax, qword ptr [rsi + 32]
+    adox r13, rax
+    adcx r14, r8
+    mulx r8, rax, qword ptr [rsi + 40]
+    adox r14, rax
+    adcx r10, r8
+    mov edx, 0
+    adox r10, rdx
+    mov qword ptr [rsp + 8], r11
+    xor r11d, r11d
+    mov rdx, qword ptr [rsi + 16]
+    mulx r8, rax, qword ptr [rsi + 24]
+    adox r13, rax
+    adcx r14, r8
+    mulx r8, rax, qword ptr [rsi + 32]
+    adox r14, rax
+    adcx r10, r8
+    mulx r8, rax, qword ptr [rsi + 40]
+    adox r10, rax
+    adcx r11, r8
+    mov edx, 0
+    adox r11, rdx
+    mov qword ptr [rsp + 16], rbx
+    xor rbx, rbx
+    mov rdx, qword ptr [rsi + 24]
+    mulx r8, rax, qword ptr [rsi + 32]
+    adox r10, rax
+    adcx r11, r8
+    mulx r8, rax, qword ptr [rsi + 40]
+    adox r11, rax
+    adcx rbx, r8
+    mov edx, 0
+    adox rbx, rdx
+    mov qword ptr [rsp + 24], rbp
+    xor rbp, rbp
+    mov rdx, qword ptr [rsi + 32]
+    mulx r8, rax, qword ptr [rsi + 40]
+    adox rbx, rax
+    adcx rbp, r8
+    mov edx, 0
+    adox rbp, rdx
+    mov qword ptr [rsp + 32], r12
+    mov qword ptr [rsp + 40], r13
+    mov qword ptr [rsp + 48], r14
+    mov qword ptr [rsp + 56], r10
+    mov qword ptr [rsp + 64], r11
+    mov qword ptr [rsp + 72], rbx
+    mov qword ptr [rsp + 80], rbp
+    mov qword ptr [rsp + 88], 0
+    xor eax, eax
+    mov rdx, qword ptr [rsi + 0]
+    mulx r8, rax, rdx
+    mov r13, qword ptr [rsp + 0]
+    adcx r13, r13
+    adox r13, rax
+    mov qword ptr [rsp + 0], r13
+    mov r13, qword ptr [rsp + 8]
+    adcx r13, r13
+    adox r13, r8
+    mov qword ptr [rsp + 8], r13
+    mov rdx, qword ptr [rsi + 8]
+    mulx r8, rax, rdx
+    mov r13, qword ptr [rsp + 16]
+    adcx r13, r13
+    adox r13, rax
+    mov qword ptr [rsp + 16], r13
+    mov r13, qword ptr [rsp + 24]
+    adcx r13, r13
+    adox r13, r8
+    mov qword ptr [rsp + 24], r13
+    mov rdx, qword ptr [rsi + 16]
+    mulx r8, rax, rdx
+    mov r13, qword ptr [rsp + 32]
+    adcx r13, r13
+    adox r13, rax
+    mov qword ptr [rsp + 32], r13
+    mov r13, qword ptr [rsp + 40]
+    adcx r13, r13
+    adox r13, r8
+    mov qword ptr [rsp + 40], r13
+    mov rdx, qword ptr [rsi + 24]
+    mulx r8, rax, rdx
+    mov r13, qword ptr [rsp + 48]
+    adcx r13, r13
+    adox r13, rax
+    mov qword ptr [rsp + 48], r13
+    mov r13, qword ptr [rsp + 56]
+    adcx r13, r13
+    adox r13, r8
+    mov qword ptr [rsp + 56], r13
+    mov rdx, qword ptr [rsi + 32]
+    mulx r8, rax, rdx
+    mov r13, qword ptr [rsp + 64]
+    adcx r13, r13
+    adox r13, rax
+    mov qword ptr [rsp + 64], r13
+    mov r13, qword ptr [rsp + 72]
+    adcx r13, r13
+    adox r13, r8
+    mov qword ptr [rsp + 72], r13
+    mov rdx, qword ptr [rsi + 40]
+    mulx r8, rax, rdx
+    mov r13, qword ptr [rsp + 80]
+    adcx r13, r13
+    adox r13, rax
+    mov qword ptr [rsp + 80], r13
+    mov r13, qword ptr [rsp + 88]
+    adcx r13, r13
+    adox r13, r8
+    mov qword ptr [rsp + 88], r13
+    mov r10, qword ptr [rsp + 0]
+    mov r11, qword ptr [rsp + 8]
+    mov rbx, qword ptr [rsp + 16]
+    mov rbp, qword ptr [rsp + 24]
+    mov r12, qword ptr [rsp + 32]
+    mov r13, qword ptr [rsp + 40]
+    mov rdx, r10
+    imul rdx, qword ptr [rsp + 96]
+    xor r14d, r14d
+    mulx r8, rax, qword ptr [rcx + 0]
+    adox r10, rax
+    mulx r9, rax, qword ptr [rcx + 8]
+    adcx rax, r8
+    adox r11, rax
+    mulx r8, rax, qword ptr [rcx + 16]
+    adcx rax, r9
+    adox rbx, rax
+    mulx r9, rax, qword ptr [rcx + 24]
+    adcx rax, r8
+    adox rbp, rax
+    mulx r8, rax, qword ptr [rcx + 32]
+    adcx rax, r9
+    adox r12, rax
+    mulx r9, rax, qword ptr [rcx + 40]
+    adcx rax, r8
+    adox r13, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox r14, r9
+    mov rdx, r11
+    imul rdx, qword ptr [rsp + 96]
+    xor r10d, r10d
+    mulx r8, rax, qword ptr [rcx + 0]
+    adox r11, rax
+    mulx r9, rax, qword ptr [rcx + 8]
+    adcx rax, r8
+    adox rbx, rax
+    mulx r8, rax, qword ptr [rcx + 16]
+    adcx rax, r9
+    adox rbp, rax
+    mulx r9, rax, qword ptr [rcx + 24]
+    adcx rax, r8
+    adox r12, rax
+    mulx r8, rax, qword ptr [rcx + 32]
+    adcx rax, r9
+    adox r13, rax
+    mulx r9, rax, qword ptr [rcx + 40]
+    adcx rax, r8
+    adox r14, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox r10, r9
+    mov rdx, rbx
+    imul rdx, qword ptr [rsp + 96]
+    xor r11d, r11d
+    mulx r8, rax, qword ptr [rcx + 0]
+    adox rbx, rax
+    mulx r9, rax, qword ptr [rcx + 8]
+    adcx rax, r8
+    adox rbp, rax
+    mulx r8, rax, qword ptr [rcx + 16]
+    adcx rax, r9
+    adox r12, rax
+    mulx r9, rax, qword ptr [rcx + 24]
+    adcx rax, r8
+    adox r13, rax
+    mulx r8, rax, qword ptr [rcx + 32]
+    adcx rax, r9
+    adox r14, rax
+    mulx r9, rax, qword ptr [rcx + 40]
+    adcx rax, r8
+    adox r10, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox r11, r9
+    mov rdx, rbp
+    imul rdx, qword ptr [rsp + 96]
+    xor rbx, rbx
+    mulx r8, rax, qword ptr [rcx + 0]
+    adox rbp, rax
+    mulx r9, rax, qword ptr [rcx + 8]
+    adcx rax, r8
+    adox r12, rax
+    mulx r8, rax, qword ptr [rcx + 16]
+    adcx rax, r9
+    adox r13, rax
+    mulx r9, rax, qword ptr [rcx + 24]
+    adcx rax, r8
+    adox r14, rax
+    mulx r8, rax, qword ptr [rcx + 32]
+    adcx rax, r9
+    adox r10, rax
+    mulx r9, rax, qword ptr [rcx + 40]
+    adcx rax, r8
+    adox r11, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox rbx, r9
+    mov rdx, r12
+    imul rdx, qword ptr [rsp + 96]
+    xor rbp, rbp
+    mulx r8, rax, qword ptr [rcx + 0]
+    adox r12, rax
+    mulx r9, rax, qword ptr [rcx + 8]
+    adcx rax, r8
+    adox r13, rax
+    mulx r8, rax, qword ptr [rcx + 16]
+    adcx rax, r9
+    adox r14, rax
+    mulx r9, rax, qword ptr [rcx + 24]
+    adcx rax, r8
+    adox r10, rax
+    mulx r8, rax, qword ptr [rcx + 32]
+    adcx rax, r9
+    adox r11, rax
+    mulx r9, rax, qword ptr [rcx + 40]
+    adcx rax, r8
+    adox rbx, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox rbp, r9
+    mov rdx, r13
+    imul rdx, qword ptr [rsp + 96]
+    xor r12d, r12d
+    mulx r8, rax, qword ptr [rcx + 0]
+    adox r13, rax
+    mulx r9, rax, qword ptr [rcx + 8]
+    adcx rax, r8
+    adox r14, rax
+    mulx r8, rax, qword ptr [rcx + 16]
+    adcx rax, r9
+    adox r10, rax
+    mulx r9, rax, qword ptr [rcx + 24]
+    adcx rax, r8
+    adox r11, rax
+    mulx r8, rax, qword ptr [rcx + 32]
+    adcx rax, r9
+    adox rbx, rax
+    mulx r9, rax, qword ptr [rcx + 40]
+    adcx rax, r8
+    adox rbp, rax
+    mov edx, 0
+    adcx r9, rdx
+    adox r12, r9
+    add r14, qword ptr [rsp + 48]
+    adc r10, qword ptr [rsp + 56]
+    adc r11, qword ptr [rsp + 64]
+    adc rbx, qword ptr [rsp + 72]
+    adc rbp, qword ptr [rsp + 80]
+    adc r12, qword ptr [rsp + 88]
+    mov qword ptr [rdi + 0], r14
+    mov qword ptr [rdi + 8], r10
+    mov qword ptr [rdi + 16], r11
+    mov qword ptr [rdi + 24], rbx
+    mov qword ptr [rdi + 32], rbp
+    mov qword ptr [rdi + 40], r12
+    add rsp, 112
+    .cfi_adjust_cfa_offset -112
+    pop r15
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore r15
+    pop r14
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore r14
+    pop r13
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore r13
+    pop r12
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore r12
+    pop rbp
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore rbp
+    pop rbx
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore rbx
+    ret
+.cfi_endproc
+.size c2lab_mont_sqr_6_lazy, .-c2lab_mont_sqr_6_lazy
+
 .globl c2lab_mont_butterflies_4
 .type c2lab_mont_butterflies_4,@function
 .p2align 5

@@ -129,6 +129,20 @@ TYPED_TEST(msm_suite, equal_points_negations_and_identities) {
     std::vector<ec::affine<C>> two = {pts[0], -pts[0]};
     std::vector<fr> two_ks = {ks[0], fr::zero() - ks[0]};
     EXPECT_EQ(msm<C>(two, two_ks, cfg), (pts[0].to_jacobian() * ks[0]).dbl());
+    // A bucket that holds a sum meets that sum again, negated (cancels) or not (doubles): the
+    // three points of a triple share a scalar, so P + Q waits for the next batch and then finds
+    // P + Q in the bucket, whose coordinates may lie in [p, 2p) where the batches leave G1's
+    // buckets unreduced (the scalar path).
+    std::vector<ec::affine<C>> cancel, twice;
+    std::vector<fr> triple_ks;
+    for (size_t i = 0; i + 1 < pts.size(); i += 2) {
+        const auto s = (pts[i].to_jacobian() + pts[i + 1].to_jacobian()).to_affine();
+        cancel.insert(cancel.end(), {pts[i], pts[i + 1], -s});
+        twice.insert(twice.end(), {pts[i], pts[i + 1], s});
+        triple_ks.insert(triple_ks.end(), {ks[i], ks[i], ks[i]});
+    }
+    EXPECT_TRUE(msm<C>(cancel, triple_ks, cfg).is_identity());
+    expect_msm_matches_naive<C>(twice, triple_ks, cfg, "sums met again");
     // Identity points among the inputs are skipped.
     auto with_id = random_points<C>(n, g);
     for (size_t i = 0; i < n; i += 5) with_id[i] = ec::affine<C>::identity();

@@ -170,7 +170,17 @@ struct affine_adder {
         else src[i] = p2;
     }
 
-    void run() {
+    // Whether the scalar path leaves the running points unreduced (affine_add_chain<true>): G1
+    // where the assembly products run (elsewhere the products are full ones and there is nothing
+    // to save). Their coordinates then lie in [0, 2p) until settled (settle_buckets).
+    static constexpr bool lazy_curve = std::is_same_v<F, ff::fp>;
+    bool can_run_lazy() const noexcept {
+        if constexpr (lazy_curve) return !gather && cpu::use_adx_asm;
+        else return false;
+    }
+
+    // lazy: the running points (dst) may lie in [0, 2p) and are left there (can_run_lazy()).
+    void run(bool lazy = false) {
         const size_t n = count;
         if (n == 0) return;
         // 8 additions per vector operation (ff::affine_add_batch, bit-identical to the scalar
@@ -202,10 +212,22 @@ struct affine_adder {
         A* const* const d = dst.data();
         const A* const* const s = src.data();
         const uint8_t* const ng = neg.data();
-        ff::affine_add_chain(
-            n, chain, [d](size_t i) -> F& { return d[i]->x; }, [d](size_t i) -> F& { return d[i]->y; },
-            [s](size_t i) -> const F& { return s[i]->x; }, [s](size_t i) -> const F& { return s[i]->y; },
-            [ng](size_t i) { return ng[i] != 0; });
+        // add_or_queue keeps equal x coordinates out of the batch; a zero denominator here
+        // would leave the batch unwritten, a wrong sum.
+        auto chain_of = [&]<bool Lazy>() {
+            if (!ff::affine_add_chain<Lazy>(
+                    n, chain, [d](size_t i) -> F& { return d[i]->x; }, [d](size_t i) -> F& { return d[i]->y; },
+                    [s](size_t i) -> const F& { return s[i]->x; }, [s](size_t i) -> const F& { return s[i]->y; },
+                    [ng](size_t i) { return ng[i] != 0; })) [[unlikely]]
+                throw error(errc::internal, "msm: a batch of affine additions met equal x coordinates");
+        };
+        if constexpr (lazy_curve) {
+            if (lazy) {
+                chain_of.template operator()<true>();
+                return;
+            }
+        }
+        chain_of.template operator()<false>();
     }
 };
 
@@ -213,13 +235,21 @@ struct affine_adder {
 // P - P), else queued in the batch (a must not be queued twice in one batch). True when queued.
 // BNonzero: the caller has seen that b is not the identity (the bucket pass checks each point
 // once for all its windows).
-template <class C, bool BNonzero = false>
+// ALazy: a's coordinates may lie in [0, 2p) (a G1 bucket during a lazy pass), b's below p; a is
+// settled before anything but the batch reads it.
+template <class C, bool BNonzero = false, bool ALazy = false>
 [[gnu::always_inline]] inline bool add_or_queue(affine_adder<C>& adder, ec::affine<C>& a, const ec::affine<C>& b, bool neg = false) {
     if constexpr (!BNonzero)
         if (b.is_identity()) return false;
-    if (a.is_identity()) {
+    constexpr bool lazy_a = ALazy && affine_adder<C>::lazy_curve;
+    auto same_x = [&] {
+        if constexpr (lazy_a) return ff::congruent_below_2p(a.x, b.x);
+        else return a.x == b.x;
+    };
+    if (a.is_identity()) {  // (0, 0) exactly: no point of the subgroup has y = 0 or y = p
         a = neg ? -b : b;
-    } else if (a.x == b.x) {
+    } else if (same_x()) {
+        if constexpr (lazy_a) ff::settle(a.x), ff::settle(a.y);
         const bool same = neg ? a.y == -b.y : a.y == b.y;
         a = same ? a.to_jacobian().dbl().to_affine() : ec::affine<C>::identity();
     } else {
@@ -281,9 +311,16 @@ struct affine_batch_buckets {
         ++batch_id;
     }
 
-    // b has no addition in the current batch; pt is not the identity.
+    // b has no addition in the current batch; pt is not the identity. The bucket may be
+    // unreduced (a lazy pass).
     [[gnu::always_inline]] void place(uint32_t b, const A* pt, bool neg) {
-        if (add_or_queue<C, true>(*batch, bucket[b], *pt, neg)) stamp[b] = batch_id;
+        if (add_or_queue<C, true, true>(*batch, bucket[b], *pt, neg)) stamp[b] = batch_id;
+    }
+
+    // Every bucket brought below p after a lazy pass (affine_adder::run(true)).
+    void settle_buckets() {
+        if constexpr (affine_adder<C>::lazy_curve)
+            for (auto& a : bucket) ff::settle(a.x), ff::settle(a.y);
     }
 
     void to_overflow(uint32_t b, const A* pt, bool neg) {
@@ -537,8 +574,11 @@ void window_group(const plan& p, std::span<const unsigned> wins, std::span<const
         else acc_of(w).reset(nb, size, &adder);
         full += acc_of(w).batch_size;
     }
+    // The buckets stay unreduced through the pass where the scalar path can leave them so, and
+    // are settled before the overflow, the merge and the reduction read them.
+    const bool lazy = adder.can_run_lazy();
     auto run_batch = [&] {
-        adder.run();
+        adder.run(lazy);
         adder.clear();
         for (size_t w = 0; w < m; ++w) acc_of(w).after_batch();
     };
@@ -612,6 +652,8 @@ void window_group(const plan& p, std::span<const unsigned> wins, std::span<const
         for (size_t w = 0; w < m; ++w) out[batched[w]] = ec::jacobian<C>::identity();
         return;
     }
+    if (lazy)
+        for (size_t w = 0; w < m; ++w) acc_of(w).settle_buckets();
     for (size_t w = 0; w < m; ++w) fold_overflow(acc_of(w), adder);
     std::vector<bool> merged(m, false);
     if (p.parts == 2)
