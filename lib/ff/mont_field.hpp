@@ -329,8 +329,8 @@ public:
             // difference, its count and the shift (the count had waited on the swap). bench_ff,
             // binaries alternated three times, one thread pinned, Intel Xeon family 6 model 167:
             // ff/fp_inverse 1912-1987 -> 1729-1786 ns, ff/fr_inverse 1046-1059 -> 939-954 ns
-            // (predicted about 20%: the loop is about 38 instructions an iteration, so issue
-            // bounds it nearly as much as the dependent path).
+            // (predicted about 20%: the loop is about 38 instructions an iteration, so the
+            // instruction throughput bounds it nearly as much as the dependent path).
             unsigned left = 31;
             auto halve = [&](uint64_t from, unsigned z) {
                 ab = from >> z, f1 = static_cast<int64_t>(static_cast<uint64_t>(f1) << z),
