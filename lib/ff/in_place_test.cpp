@@ -12,6 +12,7 @@
 
 #include "core/rng.hpp"
 #include "ec/g1.hpp"
+#include "ff/edge_values_test.hpp"
 
 namespace c2lab::ff {
 namespace {
@@ -35,21 +36,6 @@ bool below(const fp& a, const repr& bound) { return less_than(a.mont, bound); }
 
 repr multiple_of_p(unsigned k) { return lifted(fp::zero(), k).mont; }
 
-// Canonical values at the edges: 0, 1, 2, p - 1, p - 2, raw limbs at their boundaries.
-std::vector<fp> edges() {
-    std::vector<fp> v = {fp::zero(), fp::one(), fp::from_u64(2), -fp::one(), -fp::from_u64(2)};
-    repr one_raw{};
-    one_raw[0] = 1;
-    v.push_back(fp::from_mont(one_raw));
-    v.push_back(fp::from_mont(fp::p_minus_1));
-    for (size_t low = 1; low < fp::n_limbs; ++low) {
-        repr x = fp::p_minus_1;
-        for (size_t i = 0; i < low; ++i) x[i] = ~uint64_t{0};
-        if (fp::is_canonical(x)) v.push_back(fp::from_mont(x));
-    }
-    return v;
-}
-
 TEST(fp_unreduced, two_p_is_twice_the_modulus_and_leaves_room) {
     EXPECT_EQ(fp_two_p, multiple_of_p(2));
     // The bounds affine_add_chain<true> relies on: 9 p^2 < R p, i.e. 9p < 2^384.
@@ -61,7 +47,7 @@ TEST(fp_unreduced, two_p_is_twice_the_modulus_and_leaves_room) {
 }
 
 TEST(fp_unreduced, settle_and_congruence) {
-    const auto e = edges();
+    const auto e = test_values::edge_values<fp>();
     for (size_t i = 0; i < e.size(); ++i) {
         for (unsigned k : {0u, 1u}) {
             fp a = lifted(e[i], k);
@@ -83,7 +69,7 @@ TEST(fp_unreduced, settle_and_congruence) {
 
 TEST(fp_unreduced, sums_and_products_stay_in_their_bounds) {
     rng g(401);
-    std::vector<fp> v = edges();
+    std::vector<fp> v = test_values::edge_values<fp>();
     for (int i = 0; i < 40; ++i) v.push_back(fp::random(g));
     const repr three_p = multiple_of_p(3), four_p = multiple_of_p(4);
     for (size_t i = 0; i < v.size(); ++i) {
@@ -187,7 +173,7 @@ TEST(affine_add_chain_lazy, random_coordinates_over_rounds) {
 }
 
 TEST(affine_add_chain_lazy, edge_coordinates_lifted_by_p) {
-    const auto e = edges();
+    const auto e = test_values::edge_values<fp>();
     std::vector<fp> x1, y1, x2, y2, rx, ry;
     std::vector<uint8_t> neg;
     for (size_t i = 0; i < e.size(); ++i)

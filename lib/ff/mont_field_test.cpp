@@ -9,6 +9,7 @@
 #include "core/cpu.hpp"
 #include "core/rng.hpp"
 #include "ff/fields.hpp"
+#include "ff/in_place.hpp"
 
 namespace c2lab::ff {
 namespace {
@@ -116,13 +117,7 @@ TYPED_TEST(prime_field, asm_matches_portable_on_edges_and_random) {
     }
 }
 
-// The lazy forms' bound and their value: 2p (below 2^382: no carry out), and an Fp element from
-// a representation below 2p.
-limbs<6> twice_p() {
-    limbs<6> two_p = fp::modulus;
-    add_to(two_p, fp::modulus);
-    return two_p;
-}
+// An Fp element from a representation below 2p (the lazy forms' bound, ff::fp_two_p).
 fp reduced_below_2p(limbs<6> x) {
     if (!less_than(x, fp::modulus)) sub_from(x, fp::modulus);
     return fp::from_mont(x);
@@ -133,7 +128,7 @@ fp reduced_below_2p(limbs<6> x) {
 // full product and the square take such inputs too, and give canonical results.
 TEST(fp, lazy_product_is_below_2p_and_congruent) {
     using F = fp;
-    const limbs<6> two_p = twice_p();
+    const limbs<6>& two_p = fp_two_p;
     const auto reduced = reduced_below_2p;
     std::vector<limbs<6>> in;
     for (const F& e : edge_values<F>()) {
@@ -178,7 +173,7 @@ TEST(fp, lazy_product_is_below_2p_and_congruent) {
 // input; and the lazy difference feeds the lazy product.
 TEST(fp, lazy_sum_and_difference_are_below_2p_and_congruent) {
     using F = fp;
-    const limbs<6> two_p = twice_p();
+    const limbs<6>& two_p = fp_two_p;
     const auto reduced = reduced_below_2p;
     std::vector<F> in = edge_values<F>();
     rng g(78);
