@@ -8,6 +8,8 @@
 //                      same arguments to show what the split and the batched affine changes give
 //   msm/g1/glv_fixed   args log_n, density, threads, c: the sweep behind the split's window table (glv_bits_for)
 //   msm/g2/glv_fixed   the same for G2 (2^10 .. 2^18): whether G2's costlier additions want other windows
+//   msm/g1/glv_windows args log_n, density, threads, windows: the split's 128 bits spread over that many
+//                      windows (msm_window=windows:N), beside glv_fixed's whole windows of c bits
 //   msm/glv_split      arg log_n: the endomorphism split of each scalar alone (glv_split_signed of its
 //                      canonical form, one thread), the step every G1 and G2 MSM takes per scalar before
 //                      its windows; counter scalars/s
@@ -87,6 +89,8 @@ void msm_bench(benchmark::State& state, window_policy window, bool glv = true) {
     }
     state.counters["points/s"] = benchmark::Counter(double(terms) * double(state.iterations()), benchmark::Counter::kIsRate);
     state.counters["c"] = double(glv ? window.glv_bits_for(terms) : window.bits_for(terms));
+    // Spread windows (their count a part); 0 where the windows are c bits each.
+    if (glv) state.counters["windows"] = double(window.glv_windows_for(terms));
 }
 
 void msm_g1_ln(benchmark::State& state) { msm_bench<ec::g1_curve>(state, window_policy::ln()); }
@@ -101,6 +105,9 @@ void msm_g1_glv_fixed(benchmark::State& state) {
     msm_bench<ec::g1_curve>(state, window_policy::fixed(static_cast<unsigned>(state.range(3))));
 }
 void msm_g1_table_255bit(benchmark::State& state) { msm_bench<ec::g1_curve>(state, window_policy::table(), false); }
+void msm_g1_glv_windows(benchmark::State& state) {
+    msm_bench<ec::g1_curve>(state, window_policy::windows(static_cast<unsigned>(state.range(3))));
+}
 void msm_g2_glv_fixed(benchmark::State& state) {
     msm_bench<ec::g2_curve>(state, window_policy::fixed(static_cast<unsigned>(state.range(3))));
 }
@@ -119,6 +126,13 @@ void glv_fixed_sweep(benchmark::internal::Benchmark* b, int max_log_n = 22) {
         for (int c = lo; c <= hi; ++c) b->Args({log_n, 100, 1, c});
     }
     b->ArgNames({"log_n", "density", "threads", "c"})->Unit(benchmark::kMillisecond)->UseRealTime();
+}
+
+// 2^16 .. 2^22 pairs, the window counts around whole windows of 13 to 16 bits.
+void glv_windows_sweep(benchmark::internal::Benchmark* b) {
+    for (int log_n = 16; log_n <= 22; ++log_n)
+        for (int w = 7; w <= 10; ++w) b->Args({log_n, 100, 1, w});
+    b->ArgNames({"log_n", "density", "threads", "windows"})->Unit(benchmark::kMillisecond)->UseRealTime();
 }
 
 void sizes(benchmark::internal::Benchmark* b, int max_log_n) {
@@ -163,6 +177,7 @@ BENCHMARK(msm_g2_table)->Name("msm/g2/table")->Apply([](auto* b) { sizes(b, 18);
 BENCHMARK(msm_g1_fixed)->Name("msm/g1/fixed")->Apply(fixed_sweep);
 BENCHMARK(msm_g1_glv_fixed)->Name("msm/g1/glv_fixed")->Apply([](auto* b) { glv_fixed_sweep(b); });
 BENCHMARK(msm_g2_glv_fixed)->Name("msm/g2/glv_fixed")->Apply([](auto* b) { glv_fixed_sweep(b, 18); });
+BENCHMARK(msm_g1_glv_windows)->Name("msm/g1/glv_windows")->Apply(glv_windows_sweep);
 BENCHMARK(msm_g1_table_255bit)->Name("msm/g1/table_255bit")->Apply([](auto* b) { one_thread_sizes(b, 20); });
 BENCHMARK(msm_g2_table_255bit)->Name("msm/g2/table_255bit")->Apply([](auto* b) { one_thread_sizes(b, 18); });
 

@@ -58,7 +58,7 @@ done
 
 # flags
 expect 0 "flags" "$BIN" flags
-for f in lc_indexer presize msm_window b_g2_msm c1_json simdjson smallvec4 fixed:N parallel synthesize msm; do has "$T/out" "flags" "$f"; done
+for f in lc_indexer presize msm_window b_g2_msm c1_json simdjson smallvec4 fixed:N windows:N parallel synthesize msm; do has "$T/out" "flags" "$f"; done
 
 # setup -> prove -> verify
 S=16

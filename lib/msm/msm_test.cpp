@@ -575,6 +575,26 @@ TYPED_TEST(msm_suite, glv_variants_against_naive) {
         cfg.window_group = 100;
         vs.push_back({cfg, "all windows in one group"});
     }
+    // The split's 128 bits spread over 9 to 42 windows of unequal widths (15 and 14 bits down to
+    // 4 and 3), each bucket kind, and in blocks on two threads; 7 windows (18 and 19 bits, the
+    // table's at 2^22) once, G1 alone (their 2^17 and 2^18 buckets a window are reduced whole);
+    // and the 255-bit path, which takes whole windows of ceil(256 / N) bits (7 for N = 42).
+    for (unsigned w : {9u, 10u, 13u, 42u}) {
+        msm_config cfg{window_policy::windows(w), 1, bucket_add::batch_affine};
+        vs.push_back({cfg, "spread, batch_affine"});
+        cfg.bucket_add = bucket_add::xyzz;
+        vs.push_back({cfg, "spread, xyzz"});
+        cfg.bucket_add = bucket_add::automatic;
+        cfg.glv_block = 97;
+        cfg.threads = 2;
+        vs.push_back({cfg, "spread, blocks of 97, two threads"});
+    }
+    if constexpr (!is_g2<C>) vs.push_back({msm_config{window_policy::windows(7), 1, bucket_add::batch_affine}, "7 windows"});
+    {
+        msm_config cfg{window_policy::windows(42), 1};
+        cfg.glv = false;
+        vs.push_back({cfg, "windows:42 on the 255-bit path"});
+    }
     vs.push_back({msm_config{window_policy::ln(), 2}, "ln, two threads"});
     vs.push_back({msm_config{window_policy::table(), 0}, "table, all threads"});
     // Window counts the threads do not divide (127 bits: 15 windows of 9, 11 of 12, 13 of 10
@@ -665,22 +685,49 @@ TEST(msm_window, glv_rule) {
     EXPECT_EQ(glv_model_window_bits(size_t{1} << 18), 16u);
     // measured rows, and the model where nothing was measured
     for (ff::batch_path path : {ff::batch_path::scalar, ff::batch_path::ifma}) {
-        EXPECT_EQ(glv_table_window_bits(size_t{1} << 16, path), 13u);
-        EXPECT_EQ(glv_table_window_bits(size_t{1} << 22, path), 16u);
-        EXPECT_EQ(glv_table_window_bits((size_t{1} << 22) - 1, path), 16u);  // ceil(log2 n) = 22: the H query
-        EXPECT_EQ(glv_table_window_bits(size_t{1} << 17, path), 13u);        // between rows: the smaller
+        EXPECT_EQ(glv_table_window_bits(size_t{1} << 18, path), 16u);
+        EXPECT_EQ(glv_table_windows(size_t{1} << 18, path), 0u);
         EXPECT_EQ(glv_table_window_bits(size_t{1} << 24, path), glv_model_window_bits(size_t{1} << 24));
+        EXPECT_EQ(glv_table_windows(size_t{1} << 24, path), 0u);
         EXPECT_EQ(glv_table_window_bits(100, path), glv_model_window_bits(100));
     }
+    // IFMA: whole windows of 13 bits at 2^16 and 2^17 (between rows: the smaller), 16 at 2^22.
+    EXPECT_EQ(glv_table_window_bits(size_t{1} << 16, ff::batch_path::ifma), 13u);
+    EXPECT_EQ(glv_table_window_bits(size_t{1} << 17, ff::batch_path::ifma), 13u);
+    EXPECT_EQ(glv_table_window_bits(size_t{1} << 22, ff::batch_path::ifma), 16u);
+    EXPECT_EQ(glv_table_windows(size_t{1} << 22, ff::batch_path::ifma), 0u);
+    // Scalar: 9 windows spread (14 and 15 bits) at 2^16 and 2^17, 7 (18 and 19 bits) at 2^22,
+    // also for the H query's 2^22 - 1 pairs (ceil(log2 n) = 22).
+    for (size_t n : {size_t{1} << 16, size_t{1} << 17}) {
+        EXPECT_EQ(glv_table_windows(n, ff::batch_path::scalar), 9u);
+        EXPECT_EQ(glv_table_window_bits(n, ff::batch_path::scalar), 15u);
+    }
+    for (size_t n : {size_t{1} << 22, (size_t{1} << 22) - 1}) {
+        EXPECT_EQ(glv_table_windows(n, ff::batch_path::scalar), 7u);
+        EXPECT_EQ(glv_table_window_bits(n, ff::batch_path::scalar), 19u);
+    }
+    EXPECT_EQ(glv_table_windows(size_t{1} << 21, ff::batch_path::scalar), 0u);  // between 16 and 7 x 19: 16
+    EXPECT_EQ(glv_table_window_bits(size_t{1} << 21, ff::batch_path::scalar), 16u);
+    EXPECT_EQ(spread_window_bits(7), 19u);
+    EXPECT_EQ(spread_window_bits(8), 16u);
+    EXPECT_EQ(spread_window_bits(9), 15u);
+    EXPECT_EQ(spread_window_bits(42), 4u);
     // The paths' own rows at the small sizes (they differ at 2^10 on the machine last measured).
     EXPECT_EQ(glv_table_window_bits(size_t{1} << 10, ff::batch_path::scalar), 9u);
     EXPECT_EQ(glv_table_window_bits(size_t{1} << 10, ff::batch_path::ifma), 10u);
     EXPECT_EQ(glv_table_window_bits(size_t{1} << 14, ff::batch_path::scalar), 13u);
     EXPECT_EQ(glv_table_window_bits(size_t{1} << 14, ff::batch_path::ifma), 13u);
     EXPECT_EQ(glv_table_window_bits(size_t{1} << 14), glv_table_window_bits(size_t{1} << 14, ff::default_batch_path()));
-    EXPECT_EQ(window_policy::table().glv_bits_for(size_t{1} << 16), 13u);
+    EXPECT_EQ(window_policy::table().glv_bits_for(size_t{1} << 16), glv_table_window_bits(size_t{1} << 16));
+    EXPECT_EQ(window_policy::table().glv_windows_for(size_t{1} << 16), glv_table_windows(size_t{1} << 16));
     EXPECT_EQ(window_policy::ln().glv_bits_for(1000), glv_model_window_bits(1000));
+    EXPECT_EQ(window_policy::ln().glv_windows_for(1000), 0u);
     EXPECT_EQ(window_policy::fixed(9).glv_bits_for(1000), 9u);
+    EXPECT_EQ(window_policy::fixed(9).glv_windows_for(1000), 0u);
+    EXPECT_EQ(window_policy::windows(7).glv_windows_for(1000), 7u);
+    EXPECT_EQ(window_policy::windows(7).glv_bits_for(1000), 19u);
+    EXPECT_EQ(window_policy::windows(7).bits_for(1000), 20u);  // the 255-bit path: ceil(256 / 7) = 37, at most 20
+    EXPECT_EQ(window_policy::windows(16).bits_for(1000), 16u);
 }
 
 TEST(msm_window, parse_and_print) {
@@ -689,13 +736,16 @@ TEST(msm_window, parse_and_print) {
     EXPECT_EQ(window_policy::parse("fixed:12"), window_policy::fixed(12));
     EXPECT_EQ(window_policy::parse("fixed:1").fixed_bits, 1u);
     EXPECT_EQ(window_policy::parse("fixed:20").fixed_bits, 20u);
-    for (const char* s : {"ln", "table", "fixed:1", "fixed:7", "fixed:20"})
+    EXPECT_EQ(window_policy::parse("windows:7"), window_policy::windows(7));
+    EXPECT_EQ(window_policy::parse("windows:42").fixed_bits, 42u);
+    for (const char* s : {"ln", "table", "fixed:1", "fixed:7", "fixed:20", "windows:7", "windows:42"})
         EXPECT_EQ(window_policy::parse(s).to_string(), s);
 }
 
 TEST(msm_window, bad_strings_are_refused_by_name) {
     for (const char* bad : {"", "LN", "log", "fixed", "fixed:", "fixed:0", "fixed:21", "fixed:-3", "fixed:abc",
-                            "fixed:12x", "fixed: 12", "fixed:99999999999999999999", "table ", "per_msm"}) {
+                            "fixed:12x", "fixed: 12", "fixed:99999999999999999999", "table ", "per_msm", "windows",
+                            "windows:", "windows:6", "windows:43", "windows:x", "windows:7 ", "Windows:7"}) {
         try {
             window_policy::parse(bad);
             ADD_FAILURE() << "accepted \"" << bad << "\"";
@@ -706,6 +756,8 @@ TEST(msm_window, bad_strings_are_refused_by_name) {
     }
     EXPECT_THROW(window_policy::fixed(0), error);
     EXPECT_THROW(window_policy::fixed(21), error);
+    EXPECT_THROW(window_policy::windows(6), error);
+    EXPECT_THROW(window_policy::windows(43), error);
 }
 
 }  // namespace

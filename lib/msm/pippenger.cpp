@@ -28,24 +28,52 @@ namespace {
 constexpr unsigned full_scalar_bits = 255;  // r < 2^255
 using recoded = ff::limbs<5>;               // k + D < 2^(c * windows) <= 2^275
 
+// The windows of a part: `part_windows` of c bits each (the extra one takes the last carry), or
+// spread: a given number of windows over part_bits bits, their widths differing by at most one
+// (the wider ones on top). At 2^22 pairs, 7 windows of 18 and 19 bits take 7 passes over the
+// points where c = 16 takes 8 and c = 19 (also 7) reduces twice the buckets in 5 of them.
 struct plan {
-    unsigned bits;        // scalar bits: 255, or 127 after the endomorphism split
-    unsigned c;           // window bits
-    unsigned part_windows;  // floor(bits / c) + 1: the extra window takes the last carry
-    unsigned parts;       // scalars per pair in one recoded value: 1, or 2 (k1, k2) after the split
-    unsigned windows;     // parts * part_windows: part i's windows are [i, i + 1) * part_windows
-    uint64_t half;        // 2^(c-1): buckets per window, digits in [-(half - 1), half]
-    uint64_t offset;      // half - 1: the per-window bias of the recoded scalar
-    uint64_t mask;        // 2^c - 1
-    recoded bias;         // D = offset * sum_j 2^(jc) over all windows
+    static constexpr unsigned max_windows = full_scalar_bits / min_window_bits + 1;
+    unsigned bits;          // scalar bits: 255, or 127 after the endomorphism split
+    unsigned c;             // window bits: the widest window's
+    unsigned part_windows;  // windows of a part
+    unsigned part_bits;     // S: their widths together, > bits (the top window takes the last carry)
+    unsigned parts;         // scalars per pair in one recoded value: 1, or 2 (k1, k2) after the split
+    unsigned windows;       // parts * part_windows: part i's windows are [i, i + 1) * part_windows
+    uint64_t half;          // 2^(c-1): the most buckets a window has
+    std::array<uint8_t, max_windows> width;    // of window j (both parts)
+    std::array<uint16_t, max_windows> shift;   // of window j in the recoded value
+    recoded bias;           // D = sum_j offset_j 2^shift_j over all windows, offset_j = 2^(width_j - 1) - 1
 
+    // part_windows of window_bits each: floor(scalar_bits / window_bits) + 1.
     plan(unsigned window_bits, unsigned scalar_bits, unsigned scalar_parts = 1)
-        : bits(scalar_bits), c(window_bits), part_windows(scalar_bits / window_bits + 1), parts(scalar_parts),
-          windows(scalar_parts * part_windows), half(uint64_t{1} << (window_bits - 1)), offset(half - 1),
-          mask((uint64_t{1} << window_bits) - 1), bias{} {
-        for (unsigned j = 0; j < windows; ++j) add_shifted(bias, offset, j * c);
+        : plan(scalar_bits / window_bits + 1, window_bits * (scalar_bits / window_bits + 1), scalar_bits, scalar_parts) {}
+
+    // `count` windows a part over `total` bits; total / count >= 1, and >= 3 with two parts
+    // (recode_signed).
+    static plan spread(unsigned count, unsigned total, unsigned scalar_bits, unsigned scalar_parts) {
+        return plan(count, total, scalar_bits, scalar_parts);
     }
 
+    // Half of a window's digit range: digits of window j lie in [-(half_of(j) - 1), half_of(j)].
+    uint64_t half_of(unsigned j) const noexcept { return uint64_t{1} << (width[j] - 1); }
+
+private:
+    plan(unsigned count, unsigned total, unsigned scalar_bits, unsigned scalar_parts)
+        : bits(scalar_bits), c((total + count - 1) / count), part_windows(count), part_bits(total),
+          parts(scalar_parts), windows(scalar_parts * count), half(uint64_t{1} << (c - 1)), width{}, shift{},
+          bias{} {
+        for (unsigned j = 0, at = 0; j < windows; ++j) {
+            const unsigned i = j % count;
+            // The low count - total % count windows take floor(total / count) bits, the rest one more.
+            width[j] = static_cast<uint8_t>(total / count + (i >= count - total % count ? 1 : 0));
+            shift[j] = static_cast<uint16_t>(at);
+            at += width[j];
+            add_shifted(bias, half_of(j) - 1, shift[j]);
+        }
+    }
+
+public:
     // r += v * 2^shift (mod 2^320) for v < 2^64.
     static void add_shifted(recoded& r, uint64_t v, unsigned shift) noexcept {
         recoded term{};
@@ -64,20 +92,22 @@ struct plan {
     recoded recode(const ff::fr& s) const noexcept { return recode(s.to_canonical()); }
 
     // Both halves of a signed split in one value (parts = 2):
-    //   K = D + s1 k1 + 2^(c part_windows) s2 k2   (mod 2^320),
+    //   K = D + s1 k1 + 2^S s2 k2   (mod 2^320),
     // so that windows [0, part_windows) hold the signed digits of s1 k1 and the rest those of
     // s2 k2: the signs are in the digits and the points stay as they are. Each part's
-    // D_part + s k lies in [0, 2^(c part_windows)) (no borrow or carry between the parts): below
-    // as |k| <= m/2 + 1 < 0.68 * 2^127 (glv.hpp) lies below D_part >= 3/7 (2^(c part_windows) - 1)
-    // >= 0.85 * 2^128 for c >= 3; above, as D_part < 2^(c part_windows - 1) and |k| < 2^127 <=
-    // 2^(c part_windows - 1). (For c < 3 the split is not taken: pippenger.)
+    // D_part + s k lies in [0, 2^S) (no borrow or carry between the parts): below as
+    // |k| <= m/2 + 1 < 0.68 * 2^127 (glv.hpp) lies below D_part >= 3/7 (2^S - 1) >= 0.85 * 2^128
+    // for windows of at least 3 bits (each offset_j >= 3/7 (2^width_j - 1), and the
+    // (2^width_j - 1) 2^shift_j sum to 2^S - 1); above, as D_part = 2^(S-1) - 1 - sum_(j>0)
+    // 2^(shift_j - 1) < 2^(S-1) and |k| < 2^127 <= 2^(S-1). (For c < 3 the split is not taken:
+    // pippenger.)
     recoded recode_signed(const glv_signed_split& sp) const noexcept {
-        // The second part starts at S = c part_windows = c (floor(127 / c) + 1), in (127, 127 + c]:
+        // The second part starts at S in [128, 127 + c] (c (floor(127 / c) + 1), or 128 spread):
         // bit S - 128 of limb 2 (c <= max_window_bits < 64), so s2 k2 2^S spans limbs 2 to 4.
         // Both terms negated in two's complement modulo 2^320 (-t = ~t + 1) without a branch, in
         // one pass over the limbs (it was three 5-limb additions a part: each limb of k shifted
         // into a term and added, then the term negated and added).
-        const unsigned off = c * part_windows - 128;
+        const unsigned off = part_bits - 128;
         const uint64_t f1 = uint64_t{0} - uint64_t{sp.neg1}, f2 = uint64_t{0} - uint64_t{sp.neg2};
         const uint64_t a[5] = {sp.k1[0], sp.k1[1], 0, 0, 0};
         // x >> (64 - off) as (x >> 1) >> (63 - off): 0 where off = 0, never a shift by 64.
@@ -93,21 +123,22 @@ struct plan {
         return r;
     }
 
-    // The signed digit of window j: ((K >> jc) mod 2^c) - offset.
+    // The signed digit of window j: ((K >> shift_j) mod 2^width_j) - offset_j.
     int64_t digit(const recoded& k, unsigned j) const noexcept {
-        unsigned shift = j * c, limb = shift / 64, off = shift % 64;
+        const unsigned at = shift[j], w_bits = width[j], limb = at / 64, off = at % 64;
         uint64_t w = k[limb] >> off;
-        if (off + c > 64 && limb + 1 < k.size()) w |= k[limb + 1] << (64 - off);
+        if (off + w_bits > 64 && limb + 1 < k.size()) w |= k[limb + 1] << (64 - off);
+        const uint64_t mask = (uint64_t{1} << w_bits) - 1, offset = (uint64_t{1} << (w_bits - 1)) - 1;
         return static_cast<int64_t>(w & mask) - static_cast<int64_t>(offset);
     }
 
     // Buckets window j can reach: all of them, except in a part's top window whose few scalar
     // bits (plus the carry) give digits of at most 2^bits_left in magnitude.
     uint64_t reach(unsigned j) const noexcept {
-        j %= part_windows;
-        const unsigned bits_left = bits > j * c ? bits - j * c : 0;
-        if (bits_left >= c) return half;
-        return std::min<uint64_t>(half, uint64_t{1} << bits_left);
+        const unsigned at = shift[j % part_windows];
+        const unsigned bits_left = bits > at ? bits - at : 0;
+        if (bits_left >= width[j]) return half_of(j);
+        return std::min<uint64_t>(half_of(j), uint64_t{1} << bits_left);
     }
 };
 
@@ -513,14 +544,14 @@ ec::jacobian<C> window_xyzz(const plan& p, unsigned j, std::span<const ec::affin
                             size_t begin, size_t end, size_t other_at, bucket_scratch<C>& scratch) {
     using X = ec::xyzz<C>;
     auto& buckets = scratch.xyzz;
-    buckets.assign(p.half, X::identity());
+    buckets.assign(p.half_of(j), X::identity());
     for_pairs<C>(points, density, along, ks, begin, end, other_at, [&](const ec::affine<C>& pt, const recoded& k) {
         int64_t d = p.digit(k, j);
         if (d > 0) buckets[d - 1] += pt;
         else if (d < 0) buckets[-d - 1] += -pt;
     });
     X running = X::identity(), sum = X::identity();
-    for (size_t b = p.half; b-- > 0;) {
+    for (size_t b = buckets.size(); b-- > 0;) {
         running += buckets[b];
         sum += running;
     }
@@ -778,12 +809,12 @@ std::array<ec::jacobian<C>, 2> run_windows(const plan& p, std::span<const ec::af
         });
     }
 
-    // Horner over each part's windows from the top: acc = 2^c * acc + W_j.
+    // Horner over each part's windows from the top: acc = 2^width_j * acc + W_j.
     std::array<J, 2> sums{J::identity(), J::identity()};
     for (unsigned part = 0; part < p.parts; ++part) {
         J& acc = sums[part];
         for (size_t j = (part + 1) * p.part_windows; j-- > part * p.part_windows;) {
-            for (unsigned b = 0; b < p.c; ++b) acc = acc.dbl();
+            for (unsigned b = 0; b < p.width[j]; ++b) acc = acc.dbl();
             for (size_t k = 0; k < rows; ++k) acc += partial[k * p.windows + j];
         }
     }
@@ -894,7 +925,9 @@ ec::jacobian<C> pippenger(std::span<const ec::affine<C>> points, const density_b
             // The signed recoding of the split's halves needs c >= 3 (plan::recode_signed); smaller
             // windows (fixed:1 and fixed:2 alone) take the 255-bit path.
             const size_t block = config.glv_block ? std::min(config.glv_block, n) : n;
-            const plan p(config.window.glv_bits_for(block), glv_scalar_bits, 2);
+            const unsigned spread = config.window.glv_windows_for(block);
+            const plan p = spread ? plan::spread(spread, glv_scalar_bits + 1, glv_scalar_bits, 2)
+                                  : plan(config.window.glv_bits_for(block), glv_scalar_bits, 2);
             if (p.c >= 3) return pippenger_glv<C>(p, points, density, along, scalars, n, config);
         }
         const plan p(config.window.bits_for(n), full_scalar_bits);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <optional>
 #include <span>
 
 #include "core/error.hpp"
@@ -14,7 +15,7 @@ namespace {
 
 [[noreturn]] void refuse(std::string_view text, std::string_view why) {
     throw error(errc::bad_input, "msm_window: bad value \"" + std::string(text) + "\": " + std::string(why) +
-                                     " (expected ln, table or fixed:N with N in 1..20)");
+                                     " (expected ln, table, fixed:N with N in 1..20 or windows:N with N in 7..42)");
 }
 
 // Measured table, indexed by ceil(log2 n). Source: bench_msm msm/g1/fixed (G1, one thread,
@@ -30,6 +31,7 @@ namespace {
 struct table_row {
     unsigned log_n;
     unsigned bits;
+    unsigned windows = 0;  // the split's windows spread (window_policy::glv_windows_for), or 0
 };
 constexpr table_row measured[] = {{10, 8}, {12, 11}, {14, 12}, {16, 13}, {18, 13}};
 
@@ -73,7 +75,19 @@ constexpr table_row measured[] = {{10, 8}, {12, 11}, {14, 12}, {16, 13}, {18, 13
 //   log_n 18: c=13 2394, c=14 2797, c=15 2693, c=16 2266*, c=17 2625 ms
 // Sizes between two rows: the smaller of their windows; outside 2^10..2^22: glv_model_window_bits.
 constexpr table_row measured_glv_ifma[] = {{10, 10}, {12, 11}, {14, 13}, {16, 13}, {18, 16}, {20, 16}, {22, 16}};
-constexpr table_row measured_glv_scalar[] = {{10, 9}, {12, 11}, {14, 13}, {16, 13}, {18, 16}, {20, 16}, {22, 16}};
+// Spread windows (window_policy::windows: the 128 bits over N windows of unequal widths), on the
+// scalar path, G1 without AVX-512, one thread pinned, on the 2-core Intel Xeon of family 6 model
+// 167 (2026-12-07), each MSM of one process alternated with the others, medians (min):
+//   log_n 16: c=13 253.2 (245.8), 9 windows (7 x 14 + 2 x 15) 245.4 (242.8), 10 windows 255.5 ms
+//   log_n 17: c=13 516.5, c=14 539.5, c=16 497.9, 9 windows 475.5 ms
+//   log_n 18: c=16 907.1, c=13 1016.0, 9 windows 916.8, 10 windows 995.9 ms
+//   log_n 20: c=16 3238.9, 7 windows 3467.8, 9 windows 3590.7 ms
+//   log_n 22: c=16 13107 (12498), c=19 12353 (12162), 7 windows (5 x 18 + 2 x 19) 12244 (12009) ms
+// At 2^22 the 7 windows pass over the points 7 times where c = 16 takes 8, and reduce half of
+// c = 19's buckets in 5 of them; at 2^16 and 2^17, 9 windows take the pass that 10 of c = 13 and
+// 8 of c = 16 trade against larger and smaller bucket sets. The IFMA path was not measured
+// spread: its rows stay whole windows.
+constexpr table_row measured_glv_scalar[] = {{10, 9}, {12, 11}, {14, 13}, {16, 15, 9}, {18, 16}, {20, 16}, {22, 19, 7}};
 
 unsigned ceil_log2(size_t n) noexcept {
     unsigned log_n = 0;
@@ -90,18 +104,31 @@ window_policy window_policy::fixed(unsigned bits) {
     return {window_kind::fixed, bits};
 }
 
+window_policy window_policy::windows(unsigned count) {
+    if (count < min_spread_windows || count > max_spread_windows)
+        throw error(errc::bad_input, "msm_window: bad value \"windows:" + std::to_string(count) +
+                                         "\": the window count must be in 7..42");
+    return {window_kind::windows, count};
+}
+
 window_policy window_policy::parse(std::string_view text) {
     if (text == "ln") return ln();
     if (text == "table") return table();
-    constexpr std::string_view prefix = "fixed:";
+    const bool spread = text.starts_with("windows:");
+    const std::string_view prefix = spread ? "windows:" : "fixed:";
     if (text.substr(0, prefix.size()) != prefix) refuse(text, "unknown policy");
     std::string_view digits = text.substr(prefix.size());
-    if (digits.empty()) refuse(text, "missing window bits");
-    unsigned bits = 0;
-    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), bits);
-    if (ec != std::errc{} || end != digits.data() + digits.size()) refuse(text, "window bits are not a decimal number");
-    if (bits < min_window_bits || bits > max_window_bits) refuse(text, "window bits must be in 1..20");
-    return {window_kind::fixed, bits};
+    if (digits.empty()) refuse(text, spread ? "missing window count" : "missing window bits");
+    unsigned value = 0;
+    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    if (ec != std::errc{} || end != digits.data() + digits.size())
+        refuse(text, spread ? "the window count is not a decimal number" : "window bits are not a decimal number");
+    if (spread) {
+        if (value < min_spread_windows || value > max_spread_windows) refuse(text, "the window count must be in 7..42");
+        return {window_kind::windows, value};
+    }
+    if (value < min_window_bits || value > max_window_bits) refuse(text, "window bits must be in 1..20");
+    return {window_kind::fixed, value};
 }
 
 std::string window_policy::to_string() const {
@@ -109,6 +136,7 @@ std::string window_policy::to_string() const {
         case window_kind::ln: return "ln";
         case window_kind::table: return "table";
         case window_kind::fixed: return "fixed:" + std::to_string(fixed_bits);
+        case window_kind::windows: return "windows:" + std::to_string(fixed_bits);
     }
     return "?";
 }
@@ -118,6 +146,7 @@ unsigned window_policy::bits_for(size_t n) const noexcept {
         case window_kind::ln: return ln_window_bits(n);
         case window_kind::table: return table_window_bits(n);
         case window_kind::fixed: return fixed_bits;
+        case window_kind::windows: return std::min(max_window_bits, (256 + fixed_bits - 1) / fixed_bits);
     }
     return ln_window_bits(n);
 }
@@ -127,22 +156,51 @@ unsigned window_policy::glv_bits_for(size_t n) const noexcept {
         case window_kind::ln: return glv_model_window_bits(n);
         case window_kind::table: return glv_table_window_bits(n);
         case window_kind::fixed: return fixed_bits;
+        case window_kind::windows: return spread_window_bits(fixed_bits);
     }
     return glv_model_window_bits(n);
 }
 
+unsigned window_policy::glv_windows_for(size_t n) const noexcept {
+    switch (kind) {
+        case window_kind::table: return glv_table_windows(n);
+        case window_kind::windows: return fixed_bits;
+        default: return 0;
+    }
+}
+
+unsigned spread_window_bits(unsigned count) noexcept { return (128 + count - 1) / count; }
+
 unsigned glv_table_window_bits(size_t n) noexcept { return glv_table_window_bits(n, ff::default_batch_path()); }
 
-unsigned glv_table_window_bits(size_t n, ff::batch_path path) noexcept {
+namespace {
+
+// The table's row for the split of n pairs: its own, the smaller window of the rows around it,
+// or none (the model).
+std::optional<table_row> glv_row(size_t n, ff::batch_path path) noexcept {
     const std::span<const table_row> rows = path == ff::batch_path::ifma ? std::span<const table_row>(measured_glv_ifma)
                                                                          : std::span<const table_row>(measured_glv_scalar);
     const unsigned log_n = ceil_log2(n);
     for (size_t i = 0; i < rows.size(); ++i) {
-        if (rows[i].log_n == log_n) return rows[i].bits;
+        if (rows[i].log_n == log_n) return rows[i];
         if (i + 1 < rows.size() && rows[i].log_n < log_n && log_n < rows[i + 1].log_n)
-            return std::min(rows[i].bits, rows[i + 1].bits);
+            return rows[i].bits <= rows[i + 1].bits ? rows[i] : rows[i + 1];
     }
-    return glv_model_window_bits(n);
+    return std::nullopt;
+}
+
+}  // namespace
+
+unsigned glv_table_window_bits(size_t n, ff::batch_path path) noexcept {
+    const auto row = glv_row(n, path);
+    return row ? row->bits : glv_model_window_bits(n);
+}
+
+unsigned glv_table_windows(size_t n) noexcept { return glv_table_windows(n, ff::default_batch_path()); }
+
+unsigned glv_table_windows(size_t n, ff::batch_path path) noexcept {
+    const auto row = glv_row(n, path);
+    return row ? row->windows : 0;
 }
 
 unsigned glv_model_window_bits(size_t n) noexcept {

@@ -5,6 +5,9 @@
 //   fixed:N   c = N for every size, 1 <= N <= 20
 //   table     a per-size table measured on a reference machine (see window.cpp), the ln
 //             rule where nothing was measured
+//   windows:N the endomorphism split's 128 bits in N windows whose widths differ by at most
+//             one bit, 7 <= N <= 42 (19 to 3 bits; at 2^22 pairs 7 windows of 18 and 19 bits);
+//             the 255-bit path takes windows of ceil(256 / N) bits, at most 20
 //
 // Cost model behind the choice (signed digits, see pippenger.hpp): about
 // (255/c + 1) * (n + 2^c) point additions, so c near log2(n) - log2(log2(n)) is optimal in
@@ -23,19 +26,23 @@ namespace c2lab::msm {
 
 inline constexpr unsigned min_window_bits = 1;
 inline constexpr unsigned max_window_bits = 20;
+inline constexpr unsigned min_spread_windows = 7;   // 128 bits in windows of at most 19
+inline constexpr unsigned max_spread_windows = 42;  // ... and at least 3 (the signed split's least)
 
-enum class window_kind { ln, fixed, table };
+enum class window_kind { ln, fixed, table, windows };
 
 struct window_policy {
     window_kind kind = window_kind::ln;
-    unsigned fixed_bits = 0;  // used when kind == fixed: 1..20
+    unsigned fixed_bits = 0;  // kind == fixed: 1..20; kind == windows: the count, 7..42
 
     static window_policy ln() noexcept { return {window_kind::ln, 0}; }
     static window_policy table() noexcept { return {window_kind::table, 0}; }
     // Throws c2lab::error (bad_input) when bits is outside 1..20.
     static window_policy fixed(unsigned bits);
+    // Throws c2lab::error (bad_input) when count is outside 7..42.
+    static window_policy windows(unsigned count);
 
-    // "ln", "table" or "fixed:N" (N decimal, 1..20). Anything else: c2lab::error
+    // "ln", "table", "fixed:N" (N decimal, 1..20) or "windows:N" (7..42). Anything else: c2lab::error
     // (bad_input) with a message that quotes the bad text.
     static window_policy parse(std::string_view text);
     std::string to_string() const;
@@ -48,6 +55,10 @@ struct window_policy {
     // c = 14 at 2^19 points, a window size that leaves a 1-bit top window); table: its own
     // measured table (window.cpp), the model elsewhere; fixed: N.
     unsigned glv_bits_for(size_t n) const noexcept;
+    // Where the split's windows are spread (windows:N, or a table row that says so): their
+    // number a part, each of 128 / N bits rounded down or up (glv_bits_for gives the wider);
+    // 0 where they are glv_bits_for(n) bits each.
+    unsigned glv_windows_for(size_t n) const noexcept;
 
     friend bool operator==(const window_policy&, const window_policy&) = default;
 };
@@ -60,6 +71,12 @@ unsigned table_window_bits(size_t n) noexcept;
 // (ff::default_batch_path()) or of the one named; falls back to the model.
 unsigned glv_table_window_bits(size_t n) noexcept;
 unsigned glv_table_window_bits(size_t n, ff::batch_path path) noexcept;
+// The table's spread window count for the split of n pairs (0: windows of
+// glv_table_window_bits each), of the batch path that runs here or of the one named.
+unsigned glv_table_windows(size_t n) noexcept;
+unsigned glv_table_windows(size_t n, ff::batch_path path) noexcept;
+// The windows a part where the split's 128 bits are spread over `count` of them: the widest's bits.
+unsigned spread_window_bits(unsigned count) noexcept;
 // The c in 1..16 minimising (floor(127/c) + 1) * (2n + 1.5 * 2^c): windows times bucket, merge
 // and reduction additions for the split of n pairs (pippenger.cpp).
 unsigned glv_model_window_bits(size_t n) noexcept;
