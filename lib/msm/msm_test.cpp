@@ -693,6 +693,7 @@ TEST(msm_window, glv_rule) {
     }
     // IFMA: whole windows of 13 bits at 2^16 and 2^17 (between rows: the smaller), 16 at 2^22.
     EXPECT_EQ(glv_table_window_bits(size_t{1} << 16, ff::batch_path::ifma), 13u);
+    EXPECT_EQ(glv_table_windows(size_t{1} << 16, ff::batch_path::ifma), 0u);
     EXPECT_EQ(glv_table_window_bits(size_t{1} << 17, ff::batch_path::ifma), 13u);
     EXPECT_EQ(glv_table_window_bits(size_t{1} << 22, ff::batch_path::ifma), 16u);
     EXPECT_EQ(glv_table_windows(size_t{1} << 22, ff::batch_path::ifma), 0u);

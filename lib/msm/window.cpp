@@ -85,8 +85,18 @@ constexpr table_row measured_glv_ifma[] = {{10, 10}, {12, 11}, {14, 13}, {16, 13
 //   log_n 22: c=16 13107 (12498), c=19 12353 (12162), 7 windows (5 x 18 + 2 x 19) 12244 (12009) ms
 // At 2^22 the 7 windows pass over the points 7 times where c = 16 takes 8, and reduce half of
 // c = 19's buckets in 5 of them; at 2^16 and 2^17, 9 windows take the pass that 10 of c = 13 and
-// 8 of c = 16 trade against larger and smaller bucket sets. The IFMA path was not measured
-// spread: its rows stay whole windows.
+// 8 of c = 16 trade against larger and smaller bucket sets. G2 on the scalar path, the same way:
+// 2^16 c=13 592.7, 9 windows 578.1, 10 windows 585.4 ms; 2^17 c=13 1216.3, c=16 1176.9, 9 windows
+// 1152.4 ms; 2^22 c=16 29828-30414, 7 windows 28109-28326 ms. The IFMA path (G1), medians:
+//   log_n 16: c=13 118.8, 9 windows 114.0, 10 windows 114.1 ms
+//   log_n 17: c=13 226.1, c=16 227.7, 9 windows 212.1 ms
+//   log_n 18: c=16 411.2, 8 windows 411.0, 9 windows 401.7 ms (within the noise: c = 16 kept)
+//   log_n 20: c=16 1409.9, 7 windows 1644.3, 9 windows 1526.6 ms
+//   log_n 22: c=16 5457.5 and 5411.6, 7 windows 5352.7 and 5483.2 ms (two runs: c = 16 kept)
+// but against blst in one process, separate processes alternated three times, 9 windows at 2^16
+// were slower: G1 0.229-0.230 -> 0.233-0.239 and G2 0.264-0.269 -> 0.274-0.278 of blst's time
+// (its additions cheaper, the 3 MB of a 15-bit window's buckets weigh more): IFMA keeps whole
+// windows.
 constexpr table_row measured_glv_scalar[] = {{10, 9}, {12, 11}, {14, 13}, {16, 15, 9}, {18, 16}, {20, 16}, {22, 19, 7}};
 
 unsigned ceil_log2(size_t n) noexcept {
