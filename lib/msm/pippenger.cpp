@@ -40,7 +40,6 @@ struct plan {
     unsigned part_bits;     // S: their widths together, > bits (the top window takes the last carry)
     unsigned parts;         // scalars per pair in one recoded value: 1, or 2 (k1, k2) after the split
     unsigned windows;       // parts * part_windows: part i's windows are [i, i + 1) * part_windows
-    uint64_t half;          // 2^(c-1): the most buckets a window has
     std::array<uint8_t, max_windows> width;    // of window j (both parts)
     std::array<uint16_t, max_windows> shift;   // of window j in the recoded value
     recoded bias;           // D = sum_j offset_j 2^shift_j over all windows, offset_j = 2^(width_j - 1) - 1
@@ -61,8 +60,7 @@ struct plan {
 private:
     plan(unsigned count, unsigned total, unsigned scalar_bits, unsigned scalar_parts)
         : bits(scalar_bits), c((total + count - 1) / count), part_windows(count), part_bits(total),
-          parts(scalar_parts), windows(scalar_parts * count), half(uint64_t{1} << (c - 1)), width{}, shift{},
-          bias{} {
+          parts(scalar_parts), windows(scalar_parts * count), width{}, shift{}, bias{} {
         for (unsigned j = 0, at = 0; j < windows; ++j) {
             const unsigned i = j % count;
             // The low count - total % count windows take floor(total / count) bits, the rest one more.
@@ -921,8 +919,9 @@ ec::jacobian<C> pippenger(std::span<const ec::affine<C>> points, const density_b
             // The signed recoding of the split's halves needs c >= 3 (plan::recode_signed); smaller
             // windows (fixed:1 and fixed:2 alone) take the 255-bit path.
             const size_t block = config.glv_block ? std::min(config.glv_block, n) : n;
+            static_assert(spread_bits == glv_scalar_bits + 1);
             const unsigned spread = config.window.glv_windows_for(block);
-            const plan p = spread ? plan::spread(spread, glv_scalar_bits + 1, glv_scalar_bits, 2)
+            const plan p = spread ? plan::spread(spread, spread_bits, glv_scalar_bits, 2)
                                   : plan(config.window.glv_bits_for(block), glv_scalar_bits, 2);
             if (p.c >= 3) return pippenger_glv<C>(p, points, density, along, scalars, n, config);
         }

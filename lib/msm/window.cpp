@@ -179,7 +179,7 @@ unsigned window_policy::glv_windows_for(size_t n) const noexcept {
     }
 }
 
-unsigned spread_window_bits(unsigned count) noexcept { return (128 + count - 1) / count; }
+unsigned spread_window_bits(unsigned count) noexcept { return (spread_bits + count - 1) / count; }
 
 unsigned glv_table_window_bits(size_t n) noexcept { return glv_table_window_bits(n, ff::default_batch_path()); }
 

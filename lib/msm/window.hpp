@@ -26,6 +26,9 @@ namespace c2lab::msm {
 
 inline constexpr unsigned min_window_bits = 1;
 inline constexpr unsigned max_window_bits = 20;
+// The bits a part of the endomorphism split spreads over its windows: a 127-bit magnitude and
+// the last carry of its signed digits.
+inline constexpr unsigned spread_bits = 128;
 inline constexpr unsigned min_spread_windows = 7;   // 128 bits in windows of at most 19
 inline constexpr unsigned max_spread_windows = 42;  // ... and at least 3 (the signed split's least)
 
