@@ -248,7 +248,7 @@ bool affine_add_chain(size_t n, add_chain_scratch<F>& scratch, X1&& x1, Y1&& y1,
     fp* const nm = scratch.norm.data();
     fp* const pf = scratch.prefix.data();
     // The element of the chain for addition i: its denominator, or the denominator's norm.
-    auto elem = [dn, nm](size_t i) -> const fp& {
+    auto elem = [&](size_t i) -> const fp& {
         if constexpr (by_norm) return nm[i];
         else return dn[i];
     };
