@@ -82,6 +82,8 @@ constexpr table_row measured_glv_ifma[] = {{10, 10}, {12, 11}, {14, 13}, {16, 13
 //   log_n 17: c=13 516.5, c=14 539.5, c=16 497.9, 9 windows 475.5 ms
 //   log_n 18: c=16 907.1, c=13 1016.0, 9 windows 916.8, 10 windows 995.9 ms
 //   log_n 20: c=16 3238.9, 7 windows 3467.8, 9 windows 3590.7 ms
+//   log_n 21: c=16 6986.7, c=19 7039.7, 7 windows 6802.4 ms (a busier hour), but against blst in one
+//             process 7 windows 0.510-0.520 of its time and c=16 0.508-0.522: c = 16, between the rows
 //   log_n 22: c=16 13107 (12498), c=19 12353 (12162), 7 windows (5 x 18 + 2 x 19) 12244 (12009) ms
 // At 2^22 the 7 windows pass over the points 7 times where c = 16 takes 8, and reduce half of
 // c = 19's buckets in 5 of them; at 2^16 and 2^17, 9 windows take the pass that 10 of c = 13 and
