@@ -119,9 +119,10 @@ void one_thread_sizes(benchmark::internal::Benchmark* b, int max_log_n) {
     b->ArgNames({"log_n", "density", "threads"})->Unit(benchmark::kMillisecond)->UseRealTime();
 }
 
-// 2^10 .. 2^max_log_n pairs, c around the addition-count model's choice (the split doubles the points).
+// 2^10 .. 2^max_log_n pairs, every size the table has a row for, c around the addition-count
+// model's choice (the split doubles the points).
 void glv_fixed_sweep(benchmark::internal::Benchmark* b, int max_log_n = 22) {
-    for (int log_n = 10; log_n <= max_log_n; log_n += 2) {
+    for (int log_n = 10; log_n <= max_log_n; ++log_n) {
         const int lo = log_n < 16 ? log_n - 4 : log_n - 6, hi = log_n < 16 ? log_n : std::min(log_n - 1, 20);
         for (int c = lo; c <= hi; ++c) b->Args({log_n, 100, 1, c});
     }

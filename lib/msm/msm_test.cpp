@@ -707,8 +707,30 @@ TEST(msm_window, glv_rule) {
         EXPECT_EQ(glv_table_windows(n, ff::batch_path::scalar), 7u);
         EXPECT_EQ(glv_table_window_bits(n, ff::batch_path::scalar), 19u);
     }
-    EXPECT_EQ(glv_table_windows(size_t{1} << 21, ff::batch_path::scalar), 0u);  // between 16 and 7 x 19: 16
+    EXPECT_EQ(glv_table_windows(size_t{1} << 21, ff::batch_path::scalar), 0u);
     EXPECT_EQ(glv_table_window_bits(size_t{1} << 21, ff::batch_path::scalar), 16u);
+    // The odd sizes' own rows, where the smaller window of the neighbours was slower: 10 bits at the
+    // scalar 2^11 (not 9), 13 at IFMA's 2^13 (not 11); a size between two powers takes the row of
+    // its ceil(log2 n).
+    EXPECT_EQ(glv_table_window_bits(size_t{1} << 11, ff::batch_path::scalar), 10u);
+    EXPECT_EQ(glv_table_window_bits(size_t{1} << 11, ff::batch_path::ifma), 10u);
+    EXPECT_EQ(glv_table_window_bits(size_t{1} << 13, ff::batch_path::ifma), 13u);
+    EXPECT_EQ(glv_table_window_bits(size_t{1} << 13, ff::batch_path::scalar), 11u);
+    EXPECT_EQ(glv_table_window_bits((size_t{1} << 12) + 1, ff::batch_path::ifma), 13u);
+    EXPECT_EQ(glv_table_window_bits(size_t{1} << 12, ff::batch_path::ifma), 11u);
+    for (unsigned log_n = 10; log_n <= 22; ++log_n)
+        for (ff::batch_path path : {ff::batch_path::scalar, ff::batch_path::ifma}) {
+            const size_t n = size_t{1} << log_n;
+            const unsigned bits = glv_table_window_bits(n, path), windows = glv_table_windows(n, path);
+            EXPECT_GE(bits, 9u) << log_n;
+            EXPECT_LE(bits, 19u) << log_n;
+            if (windows != 0) {
+                EXPECT_EQ(bits, spread_window_bits(windows)) << log_n;
+            }
+            if (log_n > 10) {  // no size takes a smaller window than a smaller size
+                EXPECT_GE(bits, glv_table_window_bits(n / 2, path)) << log_n;
+            }
+        }
     EXPECT_EQ(spread_window_bits(7), 19u);
     EXPECT_EQ(spread_window_bits(8), 16u);
     EXPECT_EQ(spread_window_bits(9), 15u);

@@ -73,8 +73,27 @@ constexpr table_row measured[] = {{10, 8}, {12, 11}, {14, 12}, {16, 13}, {18, 13
 // 167 (2026-12-07, after its batches inverted the norms; 3 repetitions interleaved, medians):
 //   log_n 16: c=12 787, c=13 682*, c=14 712, c=15 671 ms (13 and 15 within the noise)
 //   log_n 18: c=13 2394, c=14 2797, c=15 2693, c=16 2266*, c=17 2625 ms
-// Sizes between two rows: the smaller of their windows; outside 2^10..2^22: glv_model_window_bits.
-constexpr table_row measured_glv_ifma[] = {{10, 10}, {12, 11}, {14, 13}, {16, 13}, {18, 16}, {20, 16}, {22, 16}};
+// The odd sizes, on the Xeon of family 6 model 167 (2026-12-07), msm::msm with fixed:c (or
+// windows:N) alternated in one process, one thread pinned, G1, medians (the G2 check beside):
+// IFMA:
+//   log_n 11: c=9 10.7, c=10 9.4*, c=11 9.5 ms
+//   log_n 13: c=11 25.3, c=12 24.9, c=13 22.8*, c=14 127.1 ms (G2: c=11 74.9, c=13 70.9* ms)
+//   log_n 15: c=12 87.2, c=13 68.0*, c=14 86.0, c=15 101.5, 9 windows 73.3 ms
+//   log_n 19: c=15 1079, c=16 762*, c=17 926, 7 windows 1036, 9 windows 801 ms
+//   log_n 21: c=16 2928*, c=17 3353, 7 windows 3171 ms
+// scalar:
+//   log_n 11: c=9 15.1, c=10 13.8*, c=11 14.2 ms (G2: c=9 35.9, c=10 34.4*, c=11 35.9 ms)
+//   log_n 13: c=11 46.1, c=12 44.9, c=13 45.0, c=14 133.2 ms (within the noise: c = 11 kept)
+//   log_n 15: c=12 163.5, c=13 146.5*, c=14 161.5, c=15 178.5, 9 windows 152.4 ms
+//   log_n 19: c=15 2131, c=16 1836*, c=17 1979, 7 windows 2185, 9 windows 1955 ms
+// and the rows of 2^10, 2^12 and 2^14 again there: every one kept (scalar 2^10 c=9 9.1 and c=10
+// 8.9 ms, within the noise; 2^14 c=13 and 10 windows the same on both paths). Before the odd rows a size between two rows took the smaller of their windows: c = 11
+// at IFMA's 2^13 and c = 9 at the scalar 2^11, 8-10% slower than these (bench_msm
+// msm/g1/glv_fixed, 5 repetitions interleaved: IFMA 2^13 c=11 27.3, c=13 24.4 ms; scalar 2^11 c=9
+// 16.3, c=10 15.0 ms).
+// A row for every size from 2^10 to 2^22; outside it, glv_model_window_bits.
+constexpr table_row measured_glv_ifma[] = {{10, 10}, {11, 10}, {12, 11}, {13, 13}, {14, 13}, {15, 13}, {16, 13},
+                                           {17, 13}, {18, 16}, {19, 16}, {20, 16}, {21, 16}, {22, 16}};
 // Spread windows (window_policy::windows: the 128 bits over N windows of unequal widths), on the
 // scalar path, G1 without AVX-512, one thread pinned, on the 2-core Intel Xeon of family 6 model
 // 167 (2026-12-07), each MSM of one process alternated with the others, medians (min):
@@ -83,7 +102,7 @@ constexpr table_row measured_glv_ifma[] = {{10, 10}, {12, 11}, {14, 13}, {16, 13
 //   log_n 18: c=16 907.1, c=13 1016.0, 9 windows 916.8, 10 windows 995.9 ms
 //   log_n 20: c=16 3238.9, 7 windows 3467.8, 9 windows 3590.7 ms
 //   log_n 21: c=16 6986.7, c=19 7039.7, 7 windows 6802.4 ms (a busier hour), but against blst in one
-//             process 7 windows 0.510-0.520 of its time and c=16 0.508-0.522: c = 16, between the rows
+//             process 7 windows 0.510-0.520 of its time and c=16 0.508-0.522: c = 16
 //   log_n 22: c=16 13107 (12498), c=19 12353 (12162), 7 windows (5 x 18 + 2 x 19) 12244 (12009) ms
 // At 2^22 the 7 windows pass over the points 7 times where c = 16 takes 8, and reduce half of
 // c = 19's buckets in 5 of them; at 2^16 and 2^17, 9 windows take the pass that 10 of c = 13 and
@@ -99,7 +118,18 @@ constexpr table_row measured_glv_ifma[] = {{10, 10}, {12, 11}, {14, 13}, {16, 13
 // were slower: G1 0.229-0.230 -> 0.233-0.239 and G2 0.264-0.269 -> 0.274-0.278 of blst's time
 // (its additions cheaper, the 3 MB of a 15-bit window's buckets weigh more): IFMA keeps whole
 // windows.
-constexpr table_row measured_glv_scalar[] = {{10, 9}, {12, 11}, {14, 13}, {16, 15, 9}, {18, 16}, {20, 16}, {22, 19, 7}};
+constexpr table_row measured_glv_scalar[] = {{10, 9},  {11, 10}, {12, 11}, {13, 11},    {14, 13},
+                                             {15, 13}, {16, 15, 9}, {17, 15, 9}, {18, 16}, {19, 16},
+                                             {20, 16}, {21, 16},    {22, 19, 7}};
+
+// Every size of the range has its row, in order.
+template <size_t N>
+constexpr bool one_row_a_size(const table_row (&rows)[N]) {
+    for (size_t i = 0; i < N; ++i)
+        if (rows[i].log_n != 10 + i) return false;
+    return rows[N - 1].log_n == 22;
+}
+static_assert(one_row_a_size(measured_glv_ifma) && one_row_a_size(measured_glv_scalar));
 
 unsigned ceil_log2(size_t n) noexcept {
     unsigned log_n = 0;
@@ -187,17 +217,13 @@ unsigned glv_table_window_bits(size_t n) noexcept { return glv_table_window_bits
 
 namespace {
 
-// The table's row for the split of n pairs: its own, the smaller window of the rows around it,
-// or none (the model).
+// The table's row for the split of n pairs, or none (the model).
 std::optional<table_row> glv_row(size_t n, ff::batch_path path) noexcept {
     const std::span<const table_row> rows = path == ff::batch_path::ifma ? std::span<const table_row>(measured_glv_ifma)
                                                                          : std::span<const table_row>(measured_glv_scalar);
     const unsigned log_n = ceil_log2(n);
-    for (size_t i = 0; i < rows.size(); ++i) {
-        if (rows[i].log_n == log_n) return rows[i];
-        if (i + 1 < rows.size() && rows[i].log_n < log_n && log_n < rows[i + 1].log_n)
-            return rows[i].bits <= rows[i + 1].bits ? rows[i] : rows[i + 1];
-    }
+    for (const table_row& row : rows)
+        if (row.log_n == log_n) return row;
     return std::nullopt;
 }
 
