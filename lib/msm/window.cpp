@@ -87,11 +87,12 @@ constexpr table_row measured[] = {{10, 8}, {12, 11}, {14, 12}, {16, 13}, {18, 13
 //   log_n 15: c=12 163.5, c=13 146.5*, c=14 161.5, c=15 178.5, 9 windows 152.4 ms
 //   log_n 19: c=15 2131, c=16 1836*, c=17 1979, 7 windows 2185, 9 windows 1955 ms
 // and the rows of 2^10, 2^12 and 2^14 again there: every one kept (scalar 2^10 c=9 9.1 and c=10
-// 8.9 ms, within the noise; 2^14 c=13 and 10 windows the same on both paths). Before the odd rows a size between two rows took the smaller of their windows: c = 11
-// at IFMA's 2^13 and c = 9 at the scalar 2^11, 8-10% slower than these (bench_msm
-// msm/g1/glv_fixed, 5 repetitions interleaved: IFMA 2^13 c=11 27.3, c=13 24.4 ms; scalar 2^11 c=9
-// 16.3, c=10 15.0 ms).
-// A row for every size from 2^10 to 2^22; outside it, glv_model_window_bits.
+// 8.9 ms, within the noise; 2^14 c=13 and 10 windows the same on both paths). Before the odd
+// rows a size between two rows took the smaller of their windows: c = 11 at IFMA's 2^13 and c = 9
+// at the scalar 2^11, 8-10% slower than these (bench_msm msm/g1/glv_fixed, 5 repetitions
+// interleaved: IFMA 2^13 c=11 27.3, c=13 24.4 ms; scalar 2^11 c=9 16.3, c=10 15.0 ms).
+// A row for every size from 2^first_glv_row to 2^last_glv_row; outside it, glv_model_window_bits.
+constexpr unsigned first_glv_row = 10, last_glv_row = 22;
 constexpr table_row measured_glv_ifma[] = {{10, 10}, {11, 10}, {12, 11}, {13, 13}, {14, 13}, {15, 13}, {16, 13},
                                            {17, 13}, {18, 16}, {19, 16}, {20, 16}, {21, 16}, {22, 16}};
 // Spread windows (window_policy::windows: the 128 bits over N windows of unequal widths), on the
@@ -122,12 +123,12 @@ constexpr table_row measured_glv_scalar[] = {{10, 9},  {11, 10}, {12, 11}, {13, 
                                              {15, 13}, {16, 15, 9}, {17, 15, 9}, {18, 16}, {19, 16},
                                              {20, 16}, {21, 16},    {22, 19, 7}};
 
-// Every size of the range has its row, in order.
+// Every size of the range has its row, in order (glv_row indexes them by size).
 template <size_t N>
 constexpr bool one_row_a_size(const table_row (&rows)[N]) {
     for (size_t i = 0; i < N; ++i)
-        if (rows[i].log_n != 10 + i) return false;
-    return rows[N - 1].log_n == 22;
+        if (rows[i].log_n != first_glv_row + i) return false;
+    return N == last_glv_row - first_glv_row + 1;
 }
 static_assert(one_row_a_size(measured_glv_ifma) && one_row_a_size(measured_glv_scalar));
 
@@ -222,9 +223,8 @@ std::optional<table_row> glv_row(size_t n, ff::batch_path path) noexcept {
     const std::span<const table_row> rows = path == ff::batch_path::ifma ? std::span<const table_row>(measured_glv_ifma)
                                                                          : std::span<const table_row>(measured_glv_scalar);
     const unsigned log_n = ceil_log2(n);
-    for (const table_row& row : rows)
-        if (row.log_n == log_n) return row;
-    return std::nullopt;
+    if (log_n < first_glv_row || log_n > last_glv_row) return std::nullopt;
+    return rows[log_n - first_glv_row];
 }
 
 }  // namespace
