@@ -21,7 +21,6 @@
 #include <iostream>
 #include <optional>
 #include <map>
-#include <regex>
 
 #include <nlohmann/json.hpp>
 

@@ -116,6 +116,6 @@ expect 0 "history changes --min-size 13" "$BIN" history changes --db "$T/cp.sqli
 expect 2 "history changes bad method" "$BIN" history changes --db "$T/cp.sqlite" --method pelt &&
   has "$T/err" "history changes bad method" "--method"
 expect 2 "history changes bad regex" "$BIN" history changes --db "$T/cp.sqlite" --bench '(' &&
-  has "$T/err" "history changes bad regex" "not a regular expression"
+  has "$T/err" "history changes bad regex" "--bench is not a valid regex"
 
 finish history_cli_test

@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <functional>
 #include <iostream>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -20,6 +19,7 @@
 #include "regressions/history.hpp"
 #include "regressions/sql_db.hpp"
 #include "regressions/html_report.hpp"
+#include "regressions/name_regex.hpp"
 #include "regressions/policy.hpp"
 #include "regressions/stats.hpp"
 #include "regressions/change_points.hpp"
@@ -70,12 +70,8 @@ std::unique_ptr<rg::history_store> open_existing_history(const std::string& db) 
 }
 
 // --bench as a regex (searched); empty: every benchmark.
-std::regex bench_regex(const std::string& bench) {
-    try {
-        return std::regex(bench.empty() ? std::string(".") : bench);
-    } catch (const std::regex_error& e) {
-        throw error(errc::bad_input, "--bench: '" + bench + "' is not a regular expression: " + e.what());
-    }
+rg::name_regex bench_regex(const std::string& bench) {
+    return rg::name_regex(bench.empty() ? std::string(".") : bench, "--bench");
 }
 
 // --method, --window, --min-size and --alpha of `history changes` and `history report`.
@@ -218,10 +214,10 @@ int run_history_list(const history_args& a) {
         return exit_ok;
     }
 
-    const std::regex rx = bench_regex(a.bench);
+    const rg::name_regex rx = bench_regex(a.bench);
     std::size_t shown = 0;
     for (const std::string& name : store->benchmark_names()) {
-        if (!std::regex_search(name, rx)) continue;
+        if (!rx.search(name)) continue;
         if (shown++) std::cout << "\n";
         std::cout << name << ": " << a.metric << ", median per run\n";
         std::snprintf(line, sizeof line, "%5s  %-19s  %-11s  %-44s  %5s  %12s\n", "run", "time (UTC)", "commit", "machine",
@@ -247,14 +243,14 @@ int run_history_changes(const history_args& a) {
     const std::string db = db_path(a.db);
     auto store = open_existing_history(db);
     const std::map<std::int64_t, rg::history_run> runs = runs_by_id(*store);
-    const std::regex rx = bench_regex(a.bench);
+    const rg::name_regex rx = bench_regex(a.bench);
     const rg::change_point_config cfg = change_config(a);
     std::cout << "change points: " << describe(cfg) << "; " << a.metric << ", the median of each run; one series per benchmark and machine (instruction counts: "
                  "per toolchain)\n";
     std::size_t series_count = 0, too_short = 0, changes = 0, matched = 0;
     char line[512];
     for (const std::string& name : store->benchmark_names()) {
-        if (!std::regex_search(name, rx)) continue;
+        if (!rx.search(name)) continue;
         ++matched;
         // Split by machine, in run order.
         std::map<std::string, std::vector<std::pair<std::int64_t, double>>> by_machine;
@@ -298,11 +294,11 @@ int run_history_report(const history_args& a) {
     const std::string db = db_path(a.db);
     auto store = open_existing_history(db);
     const std::map<std::int64_t, rg::history_run> runs = runs_by_id(*store);
-    const std::regex rx = bench_regex(a.bench);
+    const rg::name_regex rx = bench_regex(a.bench);
     const rg::change_point_config cfg = change_config(a);
     std::vector<rg::trend_series> all;
     for (const std::string& name : store->benchmark_names()) {
-        if (!std::regex_search(name, rx)) continue;
+        if (!rx.search(name)) continue;
         rg::trend_series s{name, a.metric, {}};
         std::map<std::string, std::size_t> line_of;
         for (const auto& p : store->series(name)) {

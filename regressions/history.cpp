@@ -530,15 +530,6 @@ history_baseline baseline_from_history(const history_store& store, const bench_r
     return out;
 }
 
-std::string regex_escape(std::string_view text) {
-    std::string out;
-    for (char c : text) {
-        if (std::string_view("\\^$.|?*+()[]{}").find(c) != std::string_view::npos) out += '\\';
-        out += c;
-    }
-    return out;
-}
-
 std::vector<series_noise> noise_from_history(const history_store& store, const bench_run& current, const policy& pol,
                                              std::size_t last_n, const std::set<std::int64_t>& exclude,
                                              std::size_t min_changes) {
@@ -571,7 +562,7 @@ policy with_noise_margins(policy pol, const std::vector<series_noise>& noise, do
     for (const series_noise& n : noise) {
         const metric_rule rule = pol.rule_for(n.benchmark);
         if (!(n.threshold > rule.margin)) continue;
-        const std::string exact = regex_escape(n.benchmark);
+        const std::string exact = name_regex::quote(n.benchmark);
         if (n.threshold >= too_noisy) {
             pol.ignore_patterns.push_back(exact);
             pol.ignore.emplace_back(exact);
@@ -580,7 +571,7 @@ policy with_noise_margins(policy pol, const std::vector<series_noise>& noise, do
         }
         rule_override o;
         o.match = exact;
-        o.re = std::regex(exact);
+        o.re = name_regex(exact);
         o.has_margin = true;
         o.margin = n.threshold;
         pol.overrides.push_back(std::move(o));

@@ -200,7 +200,4 @@ policy with_noise_margins(policy pol, const std::vector<series_noise>& noise, do
                           std::vector<series_noise>* widened = nullptr,
                           std::vector<series_noise>* too_noisy_out = nullptr);
 
-// `text` as an ECMAScript regex matching exactly it.
-std::string regex_escape(std::string_view text);
-
 }  // namespace c2lab::regressions

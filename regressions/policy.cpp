@@ -14,8 +14,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::size_t max_regex_chars = 1024;
-
 struct reader {
     const std::string& source;
 
@@ -53,19 +51,8 @@ struct reader {
         throw_bad_input(source + ": '" + key + "' must be \"lower_is_better\" or \"higher_is_better\", not \"" + s +
                         "\"");
     }
-    std::regex regex(const json& v, const std::string& key) const {
-        const std::string s = string(v, key);
-        // libstdc++ compiles a regex recursively, a few frames per character or nesting level:
-        // 30,000 characters overflowed the 8 MiB main stack in the ASan build (10,000 did not).
-        // Benchmark names are short; a longer pattern is refused, not a crash.
-        if (s.size() > max_regex_chars)
-            throw_bad_input(source + ": '" + key + "' is a regex of " + std::to_string(s.size()) +
-                            " characters; at most " + std::to_string(max_regex_chars) + " are accepted");
-        try {
-            return std::regex(s, std::regex::ECMAScript);
-        } catch (const std::regex_error& e) {
-            throw_bad_input(source + ": '" + key + "' is not a valid regex (\"" + s + "\"): " + e.what());
-        }
+    name_regex regex(const json& v, const std::string& key) const {
+        return name_regex(string(v, key), source + ": '" + key + "'");
     }
 };
 
@@ -85,17 +72,15 @@ std::string_view to_string(adjustment a) noexcept {
 }
 
 bool policy::ignored(std::string_view name) const {
-    const std::string s(name);
     for (const auto& re : ignore)
-        if (std::regex_match(s, re)) return true;
+        if (re.full_match(name)) return true;
     return false;
 }
 
 metric_rule policy::rule_for(std::string_view name) const {
     metric_rule r = defaults;
-    const std::string s(name);
     for (const auto& o : overrides) {
-        if (!std::regex_match(s, o.re)) continue;
+        if (!o.re.full_match(name)) continue;
         if (o.has_metric) r.metric = o.metric;
         if (o.has_direction) r.dir = o.dir;
         if (o.has_alpha) r.alpha = o.alpha;

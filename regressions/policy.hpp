@@ -17,18 +17,19 @@
 // no test and no minimum of repetitions (gate.hpp). Samples that differ fall back to the
 // statistical path, min_repetitions included.
 //
-// Regexes are ECMAScript (std::regex) and must match the whole benchmark name. Every
+// Regexes are RE2's (name_regex.hpp) and must match the whole benchmark name. Every
 // override whose "match" matches applies, in file order, each setting the keys it names
 // (a later one wins). "adjustment" is run-wide and lives in "defaults" only. Unknown keys,
-// wrong types and out-of-range values are c2lab::error(bad_input) naming the key, and so is a
-// regex longer than 1024 characters (std::regex compiles recursively: a long one overflows the stack).
+// wrong types and out-of-range values are c2lab::error(bad_input) naming the key, and so is an
+// invalid regex or one longer than name_regex::max_chars.
 #pragma once
 
 #include <cstddef>
-#include <regex>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "regressions/name_regex.hpp"
 
 #include "regressions/stats.hpp"
 
@@ -45,7 +46,7 @@ struct metric_rule {
 
 struct rule_override {
     std::string match;  // the regex as written
-    std::regex re;
+    name_regex re{".*"};
     // Only the keys present in the file are set.
     std::string metric;
     bool has_metric = false, has_direction = false, has_alpha = false, has_margin = false, has_min = false;
@@ -61,7 +62,7 @@ struct policy {
     adjustment adjust = adjustment::holm;
     std::vector<rule_override> overrides;
     std::vector<std::string> ignore_patterns;
-    std::vector<std::regex> ignore;
+    std::vector<name_regex> ignore;
 
     bool ignored(std::string_view name) const;
     metric_rule rule_for(std::string_view name) const;  // defaults + matching overrides

@@ -17,6 +17,7 @@ PACKAGES=(
   chromium                        # headless: the HTML reports and plots are checked rendered (trend_report_chromium_test)
   libcli11-dev                    # CLI11 (header-only): the c2lab command line
   libsimdjson-dev                 # simdjson: the c1_json=simdjson decoder
+  libre2-dev                      # RE2: benchmark-name patterns of policy files and --bench (regressions/name_regex.hpp)
   libjemalloc2 libmimalloc2.0     # `c2lab ab --allocator jemalloc,mimalloc` (LD_PRELOAD)
   valgrind                        # scripts/icount.sh: instruction counts (callgrind)
   clang llvm libclang-rt-14-dev   # scripts/fuzz.sh: clang, llvm-symbolizer, libFuzzer (Debian 12's clang 14;
