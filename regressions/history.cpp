@@ -562,16 +562,16 @@ policy with_noise_margins(policy pol, const std::vector<series_noise>& noise, do
     for (const series_noise& n : noise) {
         const metric_rule rule = pol.rule_for(n.benchmark);
         if (!(n.threshold > rule.margin)) continue;
-        const std::string exact = name_regex::quote(n.benchmark);
+        const name_regex exact = name_regex::exactly(n.benchmark);
         if (n.threshold >= too_noisy) {
-            pol.ignore_patterns.push_back(exact);
-            pol.ignore.emplace_back(exact);
+            pol.ignore_patterns.push_back(exact.pattern());
+            pol.ignore.push_back(exact);
             if (too_noisy_out) too_noisy_out->push_back(n);
             continue;
         }
         rule_override o;
-        o.match = exact;
-        o.re = name_regex(exact);
+        o.match = exact.pattern();
+        o.re = exact;
         o.has_margin = true;
         o.margin = n.threshold;
         pol.overrides.push_back(std::move(o));

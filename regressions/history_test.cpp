@@ -431,8 +431,8 @@ TEST_P(HistoryTest, NoiseFromTheHistoryWidensMarginsAndNamesSeriesTooNoisyToJudg
     EXPECT_EQ(verdict_of(run_gate(hb.run, cur, pol), "noisy"), verdict::regressed);
     EXPECT_NE(verdict_of(run_gate(hb.run, cur, p2), "noisy"), verdict::regressed);
     // Names with regex characters are matched exactly.
-    EXPECT_TRUE(name_regex(name_regex::quote("a/b:1.5(x)")).full_match("a/b:1.5(x)"));
-    EXPECT_FALSE(name_regex(name_regex::quote("a/b:1.5(x)")).full_match("a/b:105(x)"));
+    EXPECT_TRUE(name_regex::exactly("a/b:1.5(x)").full_match("a/b:1.5(x)"));
+    EXPECT_FALSE(name_regex::exactly("a/b:1.5(x)").full_match("a/b:105(x)"));
 }
 
 }  // namespace

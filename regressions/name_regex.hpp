@@ -35,10 +35,13 @@ public:
     bool full_match(std::string_view name) const;  // the whole name
     bool search(std::string_view name) const;      // anywhere in the name
 
-    // A pattern that matches exactly `text` (RE2::QuoteMeta).
-    static std::string quote(std::string_view text);
+    // The pattern that matches exactly `text` (RE2::QuoteMeta), of any length: the gate's own
+    // patterns for benchmark names, where max_chars (a limit for what people write) does not apply.
+    static name_regex exactly(std::string_view text);
 
 private:
+    struct unchecked_length {};
+    name_regex(std::string_view pattern, std::string_view what, unchecked_length);
     std::string pattern_;
     std::shared_ptr<const re2::RE2> re_;  // shared: an RE2 is neither copied nor moved
 };

@@ -34,14 +34,19 @@ TEST(name_regex, full_match_and_search) {
     EXPECT_EQ(copy.pattern(), re.pattern());
 }
 
-TEST(name_regex, quote_matches_exactly) {
+TEST(name_regex, exactly_matches_the_name_alone) {
     for (const std::string name : {"a/b:1.5(x)", "ff/fp_mul", "a+b*c?[d]{e}|f^g$h\\i", "x.y", "(", ""}) {
-        const name_regex re(name_regex::quote(name));
+        const name_regex re = name_regex::exactly(name);
         EXPECT_TRUE(re.full_match(name)) << name;
         EXPECT_FALSE(re.full_match(name + "z")) << name;
+        EXPECT_TRUE(name_regex(re.pattern()).full_match(name)) << name;  // its pattern reads back
     }
-    EXPECT_FALSE(name_regex(name_regex::quote("a/b:1.5(x)")).full_match("a/b:105(x)"));
-    EXPECT_FALSE(name_regex(name_regex::quote("x.y")).full_match("xzy"));
+    EXPECT_FALSE(name_regex::exactly("a/b:1.5(x)").full_match("a/b:105(x)"));
+    EXPECT_FALSE(name_regex::exactly("x.y").full_match("xzy"));
+    // A name of any length (the limit is for patterns people write): 1000 '/' quote to 2000 chars.
+    const std::string long_name = "msm" + std::string(1000, '/');
+    EXPECT_TRUE(name_regex::exactly(long_name).full_match(long_name));
+    EXPECT_GT(name_regex::exactly(long_name).pattern().size(), name_regex::max_chars);
 }
 
 TEST(name_regex, bad_patterns_are_bad_input) {
