@@ -564,13 +564,11 @@ policy with_noise_margins(policy pol, const std::vector<series_noise>& noise, do
         if (!(n.threshold > rule.margin)) continue;
         const name_regex exact = name_regex::exactly(n.benchmark);
         if (n.threshold >= too_noisy) {
-            pol.ignore_patterns.push_back(exact.pattern());
             pol.ignore.push_back(exact);
             if (too_noisy_out) too_noisy_out->push_back(n);
             continue;
         }
         rule_override o;
-        o.match = exact.pattern();
         o.re = exact;
         o.has_margin = true;
         o.margin = n.threshold;

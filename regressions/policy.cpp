@@ -136,7 +136,6 @@ policy parse_policy(std::string_view text, const std::string& source) {
             rule_override r;
             auto m = e.find("match");
             if (m == e.end()) throw_bad_input(source + ": '" + at + ".match' is missing");
-            r.match = rd.string(*m, at + ".match");
             r.re = rd.regex(*m, at + ".match");
             if (auto v = e.find("metric"); v != e.end()) r.metric = rd.string(*v, at + ".metric"), r.has_metric = true;
             if (auto v = e.find("direction"); v != e.end()) r.dir = rd.dir(*v, at + ".direction"), r.has_direction = true;
@@ -154,7 +153,6 @@ policy parse_policy(std::string_view text, const std::string& source) {
         for (std::size_t i = 0; i < ig->size(); ++i) {
             const std::string at = "ignore[" + std::to_string(i) + "]";
             p.ignore.push_back(rd.regex((*ig)[i], at));
-            p.ignore_patterns.push_back((*ig)[i].get<std::string>());
         }
     }
     if (auto d = doc.find("description"); d != doc.end() && !d->is_string())

@@ -45,8 +45,7 @@ struct metric_rule {
 };
 
 struct rule_override {
-    std::string match;  // the regex as written
-    name_regex re{".*"};
+    name_regex re{".*"};  // "match" (re.pattern(): as written)
     // Only the keys present in the file are set.
     std::string metric;
     bool has_metric = false, has_direction = false, has_alpha = false, has_margin = false, has_min = false;
@@ -61,8 +60,7 @@ struct policy {
     metric_rule defaults{};
     adjustment adjust = adjustment::holm;
     std::vector<rule_override> overrides;
-    std::vector<std::string> ignore_patterns;
-    std::vector<name_regex> ignore;
+    std::vector<name_regex> ignore;  // each with its pattern as written
 
     bool ignored(std::string_view name) const;
     metric_rule rule_for(std::string_view name) const;  // defaults + matching overrides
