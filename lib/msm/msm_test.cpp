@@ -777,10 +777,30 @@ TEST(msm_window, bad_strings_are_refused_by_name) {
             EXPECT_NE(std::string(e.what()).find("\"" + std::string(bad) + "\""), std::string::npos) << e.what();
         }
     }
-    EXPECT_THROW(window_policy::fixed(0), error);
-    EXPECT_THROW(window_policy::fixed(21), error);
-    EXPECT_THROW(window_policy::windows(6), error);
-    EXPECT_THROW(window_policy::windows(43), error);
+    // The factories refuse as the parser does: the value as a policy, and its range.
+    auto refusal = [](auto make) -> std::string {
+        try {
+            make();
+        } catch (const error& e) {
+            EXPECT_EQ(e.kind(), errc::bad_input);
+            return e.what();
+        }
+        ADD_FAILURE() << "accepted";
+        return "";
+    };
+    for (unsigned bits : {0u, 21u}) {
+        const std::string what = refusal([&] { window_policy::fixed(bits); });
+        EXPECT_NE(what.find("\"fixed:" + std::to_string(bits) + "\": window bits must be in 1..20"), std::string::npos)
+            << what;
+    }
+    for (unsigned count : {6u, 43u}) {
+        const std::string what = refusal([&] { window_policy::windows(count); });
+        EXPECT_NE(what.find("\"windows:" + std::to_string(count) + "\": the window count must be in 7..42"),
+                  std::string::npos)
+            << what;
+    }
+    EXPECT_NE(refusal([] { window_policy::parse("fixed:021"); }).find("\"fixed:021\": window bits must be in 1..20"),
+              std::string::npos);
 }
 
 }  // namespace

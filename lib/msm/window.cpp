@@ -13,9 +13,26 @@ namespace c2lab::msm {
 
 namespace {
 
+std::string range_text(unsigned lo, unsigned hi) { return std::to_string(lo) + ".." + std::to_string(hi); }
+
 [[noreturn]] void refuse(std::string_view text, std::string_view why) {
     throw error(errc::bad_input, "msm_window: bad value \"" + std::string(text) + "\": " + std::string(why) +
-                                     " (expected ln, table, fixed:N with N in 1..20 or windows:N with N in 7..42)");
+                                     " (expected ln, table, fixed:N with N in " +
+                                     range_text(min_window_bits, max_window_bits) + " or windows:N with N in " +
+                                     range_text(min_spread_windows, max_spread_windows) + ")");
+}
+
+// The fixed or spread policy of `value` (window bits, or the count of windows), refused where the
+// value is out of its range; `text` is what the user wrote, quoted in the error (the policy's own
+// spelling where empty).
+window_policy in_range(window_kind kind, unsigned value, std::string_view text = {}) {
+    const bool spread = kind == window_kind::windows;
+    const unsigned lo = spread ? min_spread_windows : min_window_bits;
+    const unsigned hi = spread ? max_spread_windows : max_window_bits;
+    if (value < lo || value > hi)
+        refuse(text.empty() ? (spread ? "windows:" : "fixed:") + std::to_string(value) : std::string(text),
+               std::string(spread ? "the window count" : "window bits") + " must be in " + range_text(lo, hi));
+    return {kind, value};
 }
 
 // Measured table, indexed by ceil(log2 n). Source: bench_msm msm/g1/fixed (G1, one thread,
@@ -140,19 +157,9 @@ unsigned ceil_log2(size_t n) noexcept {
 
 }  // namespace
 
-window_policy window_policy::fixed(unsigned bits) {
-    if (bits < min_window_bits || bits > max_window_bits)
-        throw error(errc::bad_input, "msm_window: bad value \"fixed:" + std::to_string(bits) +
-                                         "\": window bits must be in 1..20");
-    return {window_kind::fixed, bits};
-}
+window_policy window_policy::fixed(unsigned bits) { return in_range(window_kind::fixed, bits); }
 
-window_policy window_policy::windows(unsigned count) {
-    if (count < min_spread_windows || count > max_spread_windows)
-        throw error(errc::bad_input, "msm_window: bad value \"windows:" + std::to_string(count) +
-                                         "\": the window count must be in 7..42");
-    return {window_kind::windows, count};
-}
+window_policy window_policy::windows(unsigned count) { return in_range(window_kind::windows, count); }
 
 window_policy window_policy::parse(std::string_view text) {
     if (text == "ln") return ln();
@@ -166,12 +173,7 @@ window_policy window_policy::parse(std::string_view text) {
     auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
     if (ec != std::errc{} || end != digits.data() + digits.size())
         refuse(text, spread ? "the window count is not a decimal number" : "window bits are not a decimal number");
-    if (spread) {
-        if (value < min_spread_windows || value > max_spread_windows) refuse(text, "the window count must be in 7..42");
-        return {window_kind::windows, value};
-    }
-    if (value < min_window_bits || value > max_window_bits) refuse(text, "window bits must be in 1..20");
-    return {window_kind::fixed, value};
+    return in_range(spread ? window_kind::windows : window_kind::fixed, value, text);
 }
 
 std::string window_policy::to_string() const {
