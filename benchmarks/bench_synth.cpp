@@ -14,7 +14,11 @@
 //   synth/<dataset>/synth:pce/presize:<p>/threads:<n>  the same on every core (n > 1), as the
 //                                                      prover runs it: the witness on one
 //                                                      thread, the pages of a, b and c faulted
-//                                                      in and the product on all
+//                                                      in and the product on all; presize:
+//                                                      prefault (pce only) makes a, b, c before
+//                                                      the witness and faults them in meanwhile
+//                                                      on a thread of their own (r1cs::
+//                                                      prefaulted_abc, from 1 GiB)
 //   pce_eval/<dataset>/threads:<n>                     the product alone, 1 thread and every core
 //   pce_build/<dataset>                                the one-time extraction (matrices of the
 //                                                      blank circuit, compiled); counters entries,
@@ -190,11 +194,12 @@ void synth_pce(benchmark::State& state, std::string name, r1cs::presize_mode pre
             const auto t0 = clock_type::now();
             const double c0 = thread_cpu_ms();
             r1cs::witness_assignment wa(hint, presize);
+            r1cs::prefaulted_abc ahead(*pce, 0, presize);  // prefault: a, b, c faulted in meanwhile
             c.synthesize(wa);
             wa.enforce_input_constraints();
             const auto t1 = clock_type::now();
             const double c1 = thread_cpu_ms();
-            const auto abc = pce->evaluate(wa.input_assignment(), wa.aux_assignment());
+            const auto abc = ahead.evaluate(*pce, wa.input_assignment(), wa.aux_assignment());
             benchmark::DoNotOptimize(abc.a.data());
             const auto t2 = clock_type::now();
             const double c2 = thread_cpu_ms();
@@ -329,8 +334,10 @@ void register_all() {
     for (const std::string& name : full)
         for (r1cs::synth_mode m : {r1cs::synth_mode::direct, r1cs::synth_mode::pce}) {
             if (!bench::selected("synth", r1cs::to_string(m))) continue;
-            for (auto p : {r1cs::presize_mode::off, r1cs::presize_mode::on}) {
+            for (auto p : {r1cs::presize_mode::off, r1cs::presize_mode::on, r1cs::presize_mode::prefault}) {
                 if (!bench::selected("presize", r1cs::to_string(p))) continue;
+                // prefault: the pce case's a, b, c (the direct path's is witness_memory:fresh below)
+                if (p == r1cs::presize_mode::prefault && m != r1cs::synth_mode::pce) continue;
                 const std::string bn = "synth/" + name + "/synth:" + std::string(r1cs::to_string(m)) +
                                        "/presize:" + std::string(r1cs::to_string(p));
                 if (m == r1cs::synth_mode::pce) {

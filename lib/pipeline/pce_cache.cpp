@@ -89,13 +89,17 @@ r1cs::synth_mode resolve_synth(r1cs::synth_mode m, const porep::porep_config* cf
     return cfg && fs::exists(porep_pce_path(*cfg, shape), ec) ? r1cs::synth_mode::pce : r1cs::synth_mode::direct;
 }
 
+pce_job::pce_job(std::shared_ptr<const r1cs::precompiled_circuit> pce, const r1cs::capacity_hint& hint,
+                 r1cs::presize_mode presize)
+    : pce_(std::move(pce)), wa(hint, presize), ahead_(*pce_, domain_of(pce_->num_constraints()), presize) {}
+
 void pce_job::evaluate() {
     wa.enforce_input_constraints();
     if (wa.num_constraints() != pce_->num_constraints())
         throw error(errc::bad_input, "synth=pce: the circuit synthesized " + std::to_string(wa.num_constraints()) +
                                          " constraints, its pre-compiled shape has " +
                                          std::to_string(pce_->num_constraints()));
-    abc_ = pce_->evaluate(wa.input_assignment(), wa.aux_assignment(), domain_of(pce_->num_constraints()));
+    abc_ = ahead_.evaluate(*pce_, wa.input_assignment(), wa.aux_assignment());
 }
 
 std::unique_ptr<prepared_job> synthesize_porep_job(const porep::stacked_circuit& c, const flag_values& flags,

@@ -54,8 +54,7 @@ r1cs::synth_mode resolve_synth(r1cs::synth_mode m, const porep::porep_config* cf
 class pce_job : public prepared_job {
 public:
     pce_job(std::shared_ptr<const r1cs::precompiled_circuit> pce, const r1cs::capacity_hint& hint,
-            r1cs::presize_mode presize)
-        : pce_(std::move(pce)), wa(hint, presize) {}
+            r1cs::presize_mode presize);
     // After synthesis into wa: enforces the input constraints, checks the shape and
     // multiplies (errc::bad_input when the witness does not fit the pre-compiled shape).
     void evaluate();
@@ -76,6 +75,11 @@ private:
 
 public:
     r1cs::witness_assignment wa;
+
+private:
+    // presize=prefault: a, b and c made here and faulted in while wa synthesizes (after wa, so
+    // that its own pages are faulted in first and its thread is stopped first).
+    r1cs::prefaulted_abc ahead_;
 };
 
 // Synthesizes circuit c (shape hint) as flags.synth says; pce is required for synth=pce

@@ -377,8 +377,22 @@ void precompiled_circuit::evaluate(std::span<const fr> inputs, std::span<const f
 
 precompiled_circuit::evaluation precompiled_circuit::evaluate(std::span<const fr> inputs, std::span<const fr> aux,
                                                               size_t padded_to) const {
+    evaluation e = make_evaluation(padded_to);
+    evaluate_into(inputs, aux, e);
+    return e;
+}
+
+precompiled_circuit::evaluation precompiled_circuit::make_evaluation(size_t padded_to) const {
     const size_t size = std::max(num_constraints_, padded_to);
-    evaluation e{fr_buffer(size), fr_buffer(size), fr_buffer(size)};
+    return {fr_buffer(size), fr_buffer(size), fr_buffer(size)};
+}
+
+void precompiled_circuit::evaluate_into(std::span<const fr> inputs, std::span<const fr> aux, evaluation& e) const {
+    const size_t size = e.a.size();
+    if (size < num_constraints_ || e.b.size() != size || e.c.size() != size)
+        throw error(errc::internal, "precompiled_circuit::evaluate_into: buffers of " + std::to_string(e.a.size()) +
+                                        ", " + std::to_string(e.b.size()) + " and " + std::to_string(e.c.size()) +
+                                        " elements for " + std::to_string(num_constraints_) + " constraints");
     // Every page faulted in first, by one call per 4 MiB on the arena's threads instead of a trap
     // per page, then the padding zeroed, the three buffers side by side (it was one thread). The
     // 2 KiB partition's synthesize stage in `c2lab prove`, the buffers 3 x 134 MB: 270-281 ->
@@ -392,7 +406,28 @@ precompiled_circuit::evaluation precompiled_circuit::evaluate(std::span<const fr
     });
     evaluate(inputs, aux, e.a.span().first(num_constraints_), e.b.span().first(num_constraints_),
              e.c.span().first(num_constraints_));
-    return e;
+}
+
+prefaulted_abc::prefaulted_abc(const precompiled_circuit& pce, size_t padded_to, presize_mode presize,
+                               size_t min_bytes)
+    : padded_to_(padded_to) {
+    const size_t size = std::max(pce.num_constraints(), padded_to);
+    if (presize != presize_mode::prefault || 3 * size * sizeof(fr) < min_bytes) return;
+    abc_ = pce.make_evaluation(padded_to);
+    ahead_ = true;
+    std::vector<std::pair<void*, size_t>> ranges;
+    for (fr_buffer* v : {&abc_.a, &abc_.b, &abc_.c}) ranges.emplace_back(v->data(), v->size() * sizeof(fr));
+    populate_ = background_populate(std::move(ranges));
+    started_ = populate_.running();
+}
+
+precompiled_circuit::evaluation prefaulted_abc::evaluate(const precompiled_circuit& pce, std::span<const fr> inputs,
+                                                         std::span<const fr> aux) {
+    populate_.stop();
+    if (!ahead_) return pce.evaluate(inputs, aux, padded_to_);
+    ahead_ = false;
+    pce.evaluate_into(inputs, aux, abc_);
+    return std::move(abc_);
 }
 
 template <class Sink>

@@ -46,6 +46,7 @@
 #include "core/file.hpp"
 #include "core/huge_pages.hpp"
 #include "r1cs/constraint_matrices.hpp"
+#include "r1cs/proving_assignment.hpp"  // presize_mode, default_prefault_min_bytes
 
 namespace c2lab::r1cs {
 
@@ -216,6 +217,11 @@ public:
     // Each buffer holds max(num_constraints, padded_to) elements: the products first, zeros after
     // (padded_to = the prover's domain size lets it compute h in these buffers).
     evaluation evaluate(std::span<const fr> inputs, std::span<const fr> aux, size_t padded_to = 0) const;
+    // The same in two steps: the buffers (uninitialised), then their pages faulted in on the
+    // arena's threads (a walk of the page tables where a thread of its own did it already,
+    // prefaulted_abc), the padding zeroed and the products written.
+    evaluation make_evaluation(size_t padded_to = 0) const;
+    void evaluate_into(std::span<const fr> inputs, std::span<const fr> aux, evaluation& e) const;
 
     // The file's bytes (see above) and back. name is what messages call the bytes (a path).
     std::vector<uint8_t> serialize() const;
@@ -285,5 +291,32 @@ precompiled_circuit pce_constraint_system<Indexer>::finish(std::string tag) && {
     if (!finished_) throw error(errc::internal, "pce_constraint_system: finish() before enforce_input_constraints()");
     return std::move(compiler_).finish(inputs_, aux_, std::move(tag));
 }
+
+// a, b and c of one evaluation made before the witness is synthesized: with presize=prefault,
+// where they take default_prefault_min_bytes or more together, a thread of their own faults their
+// pages in while the witness synthesizes on one thread (background_populate), as the direct path's
+// prefault does for its vectors. The first touch of a 32 GiB partition's a, b and c (12.9 GB,
+// padded to the domain) took 26-33 s of the product on one thread and most of it on two (2-core
+// Intel Xeon, family 6 model 167; results/reference/pce-32gib-xeon-model167-2026-12-07.md).
+// Below the threshold, or with presize off or on, nothing is made ahead and evaluate() is
+// precompiled_circuit::evaluate.
+class prefaulted_abc {
+public:
+    prefaulted_abc() = default;
+    prefaulted_abc(const precompiled_circuit& pce, size_t padded_to, presize_mode presize,
+                   size_t min_bytes = default_prefault_min_bytes);
+    // Ends the faulting-in where it has not finished, then evaluates (into the buffers made ahead,
+    // or new ones); the buffers move out.
+    precompiled_circuit::evaluation evaluate(const precompiled_circuit& pce, std::span<const fr> inputs,
+                                             std::span<const fr> aux);
+    // The pages were being faulted in by a thread of their own (for tests).
+    bool started() const noexcept { return started_; }
+
+private:
+    size_t padded_to_ = 0;
+    bool ahead_ = false, started_ = false;
+    precompiled_circuit::evaluation abc_;
+    background_populate populate_;  // last: stopped before the buffers go
+};
 
 }  // namespace c2lab::r1cs

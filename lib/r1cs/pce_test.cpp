@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -134,6 +135,53 @@ TEST(pce, random_circuits_match_serial_and_parallel) {
         expect_paths_agree(circuit, pce, 1);
         expect_paths_agree(circuit, pce, 2);
     }
+}
+
+// prefaulted_abc (presize=prefault's a, b and c made ahead and faulted in by a thread of their
+// own): the same bits as evaluate, the padding zero, and no thread below the threshold or with
+// presize off / on.
+TEST(pce, prefaulted_abc_evaluates_as_evaluate) {
+    const random_circuit circuit{7, 500, 40000, 3};
+    const precompiled_circuit pce = compile(circuit);
+    witness_assignment wa;
+    circuit.synthesize(wa);
+    wa.enforce_input_constraints();
+    const size_t m = pce.num_constraints(), padded = std::bit_ceil(m);
+    const auto want = pce.evaluate(wa.input_assignment(), wa.aux_assignment(), padded);
+    auto same = [&](const precompiled_circuit::evaluation& e, const char* what) {
+        ASSERT_EQ(e.a.size(), padded) << what;
+        ASSERT_EQ(e.b.size(), padded) << what;
+        ASSERT_EQ(e.c.size(), padded) << what;
+        for (size_t i = 0; i < padded; ++i) {
+            ASSERT_TRUE(e.a.data()[i] == want.a.data()[i] && e.b.data()[i] == want.b.data()[i] &&
+                        e.c.data()[i] == want.c.data()[i])
+                << what << ": differs at " << i;
+            if (i >= m) {
+                ASSERT_TRUE(e.a.data()[i].is_zero() && e.b.data()[i].is_zero() && e.c.data()[i].is_zero());
+            }
+        }
+    };
+    for (unsigned threads : {1u, 2u}) {
+        prefaulted_abc ahead(pce, padded, presize_mode::prefault, /*min_bytes=*/0);
+        EXPECT_TRUE(ahead.started());
+        same(parallel::in_arena(threads, [&] { return ahead.evaluate(pce, wa.input_assignment(), wa.aux_assignment()); }),
+             "prefault");
+    }
+    for (presize_mode p : {presize_mode::off, presize_mode::on}) {
+        prefaulted_abc ahead(pce, padded, p, 0);
+        EXPECT_FALSE(ahead.started()) << to_string(p);
+        same(ahead.evaluate(pce, wa.input_assignment(), wa.aux_assignment()), "off / on");
+    }
+    prefaulted_abc below(pce, padded, presize_mode::prefault);  // 3 x 64 Ki x 32 bytes: under 1 GiB
+    EXPECT_FALSE(below.started());
+    same(below.evaluate(pce, wa.input_assignment(), wa.aux_assignment()), "below the threshold");
+    // Buffers of another size are refused before anything is written.
+    auto small = pce.make_evaluation(m - 1);
+    EXPECT_EQ(small.a.size(), m);  // at least the constraints
+    precompiled_circuit::evaluation mixed{fr_buffer(m), fr_buffer(m + 1), fr_buffer(m)};
+    EXPECT_THROW(pce.evaluate_into(wa.input_assignment(), wa.aux_assignment(), mixed), error);
+    precompiled_circuit::evaluation short_one{fr_buffer(m - 1), fr_buffer(m - 1), fr_buffer(m - 1)};
+    EXPECT_THROW(pce.evaluate_into(wa.input_assignment(), wa.aux_assignment(), short_one), error);
 }
 
 // A = 0*x + y, B = x - x (a zero after merging), C = 0*y.

@@ -51,6 +51,14 @@ namespace c2lab::r1cs {
 
 enum class presize_mode { off, on, prefault };
 
+// presize=prefault starts its thread only where the new memory is at least this large: one 32 GiB
+// partition's 17 GB into fresh memory, one thread, 48.8 -> 28.3 s (c2lab ab, 0.579 [0.553,
+// 0.620]); the 2 KiB partition's 0.47 GB, eight processes each way: 559-632 ms in six against
+// 608-681 ms for presize=on, but 842 and 953 ms in two, the synthesis thread waiting off its core
+// (2-core Intel Xeon, family 6 model 167). The pre-compiled path's a, b and c take the same rule
+// (pce.hpp, prefaulted_abc).
+inline constexpr size_t default_prefault_min_bytes = size_t{1} << 30;
+
 // The presize flag: "off", "on" or "prefault"; anything else throws c2lab::error(errc::bad_input).
 presize_mode parse_presize(std::string_view name);
 std::string_view to_string(presize_mode m) noexcept;
@@ -72,13 +80,6 @@ class proving_assignment {
 public:
     using indexer_type = Indexer;
     using lc_type = linear_combination<Indexer>;
-
-    // presize=prefault starts its thread only where the new reservation is at least this large
-    // (prefault_min_bytes): one 32 GiB partition's 17 GB into fresh memory, one thread, 48.8 ->
-    // 28.3 s (c2lab ab, 0.579 [0.553, 0.620]); the 2 KiB partition's 0.47 GB, eight processes
-    // each way: 559-632 ms in six against 608-681 ms for presize=on, but 842 and 953 ms in two,
-    // the synthesis thread waiting off its core (2-core Intel Xeon, family 6 model 167).
-    static constexpr size_t default_prefault_min_bytes = size_t{1} << 30;
 
     explicit proving_assignment(const capacity_hint& hint = {}, presize_mode presize = presize_mode::off,
                                 assignment_buffers recycled = {},
