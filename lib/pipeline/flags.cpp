@@ -23,8 +23,9 @@ constexpr flag_def<fv> registry[] = {
      [](const fv& v) { return v.lc_indexer; }},
     {"presize", "off|on|prefault", "prefault", "synthesize",
      "reserve the proving assignment's vectors from a shape count before synthesis; prefault: and, where that is "
-     "new memory of a GiB or more, fault its pages in on a thread of its own ahead of the synthesis (direct "
-     "synthesis; the pre-compiled circuit's witness faults its pages in before it starts either way)",
+     "new memory of a GiB or more, fault its pages in on a thread of its own ahead of the synthesis (direct: the "
+     "assignment's vectors; pce: a, b and c, made before the witness, whose own pages are faulted in before it "
+     "starts either way)",
      [](fv& v, const std::string& x) { v.presize = r1cs::parse_presize(x); },
      [](const fv& v) { return std::string(r1cs::to_string(v.presize)); }},
     {"witness_memory", "fresh|reuse", "reuse", "synthesize",
