@@ -296,7 +296,8 @@ precompiled_circuit pce_constraint_system<Indexer>::finish(std::string tag) && {
 // where they take default_prefault_min_bytes or more together, a thread of their own faults their
 // pages in while the witness synthesizes on one thread (background_populate), as the direct path's
 // prefault does for its vectors. The first touch of a 32 GiB partition's a, b and c (12.9 GB,
-// padded to the domain) took 26-33 s of the product on one thread and most of it on two (2-core
+// padded to the domain) took 26-33 s of the product on one thread and most of it on two; with
+// this, one partition on two threads 20.84 -> 18.2 s (c2lab ab, 0.873 [0.826, 0.925]; 2-core
 // Intel Xeon, family 6 model 167; results/reference/pce-32gib-xeon-model167-2026-12-07.md).
 // Below the threshold, or with presize off or on, nothing is made ahead and evaluate() is
 // precompiled_circuit::evaluate.
