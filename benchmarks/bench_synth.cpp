@@ -330,6 +330,10 @@ void register_all() {
                     ->UseRealTime();
             });
         }
+    // One thread, and every core where there are more: the pce cases' and pce_eval's thread counts.
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    std::vector<unsigned> thread_counts{1};
+    if (cores > 1) thread_counts.push_back(cores);
     // synth:<mode>: direct with the lc_indexer flag's indexer (vec unless given).
     for (const std::string& name : full)
         for (r1cs::synth_mode m : {r1cs::synth_mode::direct, r1cs::synth_mode::pce}) {
@@ -345,10 +349,7 @@ void register_all() {
                     // partition into fresh memory spends most of its product faulting in a, b and c
                     // (12.9 GB): on the 2-core Intel Xeon of family 6 model 167, 40-57 s on one
                     // thread against 22-34 s on two (results/reference/pce-32gib-xeon-model167-2026-12-07.md).
-                    const unsigned every = std::max(1u, std::thread::hardware_concurrency());
-                    std::vector<unsigned> counts{1};
-                    if (every > 1) counts.push_back(every);
-                    for (unsigned t : counts) {
+                    for (unsigned t : thread_counts) {
                         const std::string tn = t == 1 ? bn : bn + "/threads:" + std::to_string(t);
                         benchmark::RegisterBenchmark(tn.c_str(), [name, p, t](benchmark::State& s) { synth_pce(s, name, p, t); })
                             ->Unit(benchmark::kMillisecond)
@@ -364,13 +365,12 @@ void register_all() {
                 });
             }
         }
-    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     for (const std::string& name : bench::datasets_or({"porep-2kib"})) {
         if (!bench::selected("synth", "pce")) continue;
         auto* b = benchmark::RegisterBenchmark(("pce_eval/" + name).c_str(),
                                                [name](benchmark::State& s) { pce_eval(s, name); });
-        b->ArgNames({"threads"})->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
-        if (cores > 1) b->Arg(cores);
+        b->ArgNames({"threads"})->Unit(benchmark::kMillisecond)->UseRealTime();
+        for (unsigned t : thread_counts) b->Arg(static_cast<int64_t>(t));
         benchmark::RegisterBenchmark(("pce_build/" + name).c_str(), [name](benchmark::State& s) { pce_build(s, name); })
             ->Unit(benchmark::kMillisecond)
             ->UseRealTime();

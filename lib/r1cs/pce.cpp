@@ -418,7 +418,6 @@ prefaulted_abc::prefaulted_abc(const precompiled_circuit& pce, size_t padded_to,
     std::vector<std::pair<void*, size_t>> ranges;
     for (fr_buffer* v : {&abc_.a, &abc_.b, &abc_.c}) ranges.emplace_back(v->data(), v->size() * sizeof(fr));
     populate_ = background_populate(std::move(ranges));
-    started_ = populate_.running();
 }
 
 precompiled_circuit::evaluation prefaulted_abc::evaluate(const precompiled_circuit& pce, std::span<const fr> inputs,

@@ -310,12 +310,12 @@ public:
     // or new ones); the buffers move out.
     precompiled_circuit::evaluation evaluate(const precompiled_circuit& pce, std::span<const fr> inputs,
                                              std::span<const fr> aux);
-    // The pages were being faulted in by a thread of their own (for tests).
-    bool started() const noexcept { return started_; }
+    // A thread of their own is faulting the pages in (or has, until evaluate stops it; for tests).
+    bool started() const noexcept { return populate_.running(); }
 
 private:
     size_t padded_to_ = 0;
-    bool ahead_ = false, started_ = false;
+    bool ahead_ = false;
     precompiled_circuit::evaluation abc_;
     background_populate populate_;  // last: stopped before the buffers go
 };
