@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all_targets=(base64_fuzz mont_field_fuzz encoding_fuzz proof_fuzz params_file_fuzz c1_json_fuzz datasets_fuzz
+all_targets=(base64_fuzz mont_field_fuzz encoding_fuzz proof_fuzz params_file_fuzz pce_fuzz c1_json_fuzz datasets_fuzz
              bench_json_fuzz policy_fuzz history_import_fuzz)
 seconds=60
 jobs=2  # the CI machine has 2 cores
@@ -50,6 +50,7 @@ source_dir() {
     mont_field_fuzz) echo lib/ff ;;
     encoding_fuzz) echo lib/ec ;;
     proof_fuzz|params_file_fuzz) echo lib/groth16 ;;
+    pce_fuzz) echo lib/r1cs ;;
     c1_json_fuzz) echo lib/porep ;;
     datasets_fuzz) echo lib/pipeline ;;
     bench_json_fuzz|policy_fuzz|history_import_fuzz) echo regressions ;;
@@ -73,7 +74,7 @@ binary() {
 seeds="$out/seeds"
 rm -rf "$seeds"
 mkdir -p "$seeds"
-"$out/lib/fuzz_seeds" "$seeds"  # mont_field, encoding, proof, params_file: valid encodings
+"$out/lib/fuzz_seeds" "$seeds"  # mont_field, encoding, proof, params_file, pce: valid encodings
 mkdir -p "$seeds"/{c1_json_fuzz,base64_fuzz,bench_json_fuzz,policy_fuzz,datasets_fuzz,history_import_fuzz}
 # C1: the committed fixtures, and the inner JSON of each (Phase1Out decoded); base64: a piece
 # of each Phase1Out (a multiple of 4 characters) and the short RFC 4648 test vectors.

@@ -4,6 +4,7 @@
 //                           the identity
 //   <dir>/proof_fuzz/       a 192-byte proof and a verifying key of a tiny hash chain
 //   <dir>/params_file_fuzz/ the parameters files of hash chains of 1 and 3 steps
+//   <dir>/pce_fuzz/         their pre-compiled circuits
 // Deterministic (a seeded rng), so the corpus is the same on every machine.
 #include <cstdio>
 #include <filesystem>
@@ -20,6 +21,7 @@
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
 #include "r1cs/constraint_matrices.hpp"
+#include "r1cs/pce.hpp"
 #include "r1cs/proving_assignment.hpp"
 #include "r1cs/test_circuits.hpp"
 
@@ -57,13 +59,16 @@ void points(const fs::path& dir, const char* name, rng& g) {
     }
 }
 
-groth16::parameters chain_parameters(size_t steps, rng& g, r1cs::proving_assignment<r1cs::vec_indexer>& pa) {
+// The parameters of a hash chain, its witness into pa and its pre-compiled circuit into pce.
+groth16::parameters chain_parameters(size_t steps, rng& g, r1cs::proving_assignment<r1cs::vec_indexer>& pa,
+                                     std::vector<uint8_t>& pce) {
     const r1cs::hash_chain circuit{steps, fr::from_u64(7), fr::from_u64(3)};
     r1cs::constraint_matrices<r1cs::vec_indexer> cs;
     circuit.synthesize(cs);
     cs.enforce_input_constraints();
     circuit.synthesize(pa);
     pa.enforce_input_constraints();
+    pce = r1cs::precompiled_circuit::from_matrices(cs, "hash-chain").serialize();
     return groth16::generate_parameters(cs, g);
 }
 
@@ -83,8 +88,10 @@ int main(int argc, char** argv) {
         points<ec::g2_affine>(out / "encoding_fuzz", "g2", g);
         for (size_t steps : {1, 3}) {
             r1cs::proving_assignment<r1cs::vec_indexer> pa;
-            const groth16::parameters params = chain_parameters(steps, g, pa);
+            std::vector<uint8_t> pce;
+            const groth16::parameters params = chain_parameters(steps, g, pa, pce);
             const std::string tag = "chain" + std::to_string(steps);
+            put(out / "pce_fuzz", tag + ".pce", pce);
             const std::string params_path = (out / "params_file_fuzz" / (tag + ".params")).string();
             fs::create_directories(out / "params_file_fuzz");
             groth16::write_parameters(params_path, params);

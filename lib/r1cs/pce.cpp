@@ -592,6 +592,13 @@ precompiled_circuit precompiled_circuit::read_from(Source& src, const std::strin
         bad(name, ok ? "truncated or padded: the header's sizes make " + std::to_string(expect) +
                            " bytes, the file has " + std::to_string(file_size)
                      : "sizes in the header overflow");
+    // The variables are not bytes of the file: a few hundred bytes could claim 2^32 of them and
+    // make the densities take 1 GiB. Every variable of a circuit c2lab compiles stands in some
+    // entry (the inputs in their input constraints), so there are at most as many as entries.
+    const uint64_t entries = nnz[0] + nnz[1] + nnz[2];  // no overflow: each fits the file
+    if (inputs + aux > entries)
+        bad(name, "more variables than entries (" + shape_text(constraints, inputs, aux) + ", " +
+                      std::to_string(entries) + " entries in A, B and C)");
 
     std::string tag(tag_len, '\0');
     r.get(tag.data(), tag_len);
@@ -629,9 +636,13 @@ precompiled_circuit precompiled_circuit::read_from(Source& src, const std::strin
     for (int k = 0; k < 3; ++k) p.nnz_[k] = nnz[k];
     p.map_ = std::move(map);
     p.coeffs_.reserve(dict);
-    for (uint64_t i = 0; i < dict; ++i)
-        p.coeffs_.push_back(fr::from_bytes_le(std::span<const uint8_t, fr::bytes>(dict_bytes.data() + i * fr::bytes, fr::bytes),
-                                              "pre-compiled circuit coefficient"));
+    for (uint64_t i = 0; i < dict; ++i) {
+        try {
+            p.coeffs_.push_back(fr::from_bytes_le(std::span<const uint8_t, fr::bytes>(dict_bytes.data() + i * fr::bytes, fr::bytes)));
+        } catch (const error&) {  // its one refusal, errc::non_canonical, named here as the file's
+            bad(name, "dictionary coefficient " + std::to_string(i) + " is not below the Fr modulus");
+        }
+    }
     if (!(p.coeffs_[id_one] == fr::one()) || !(p.coeffs_[id_minus_one] == -fr::one()))
         bad(name, "the dictionary does not start with 1 and -1");
     for (int k = 0; k < 3; ++k) {

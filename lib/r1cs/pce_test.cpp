@@ -405,6 +405,32 @@ TEST_F(pce_file, hostile_sizes_are_refused_before_allocating) {
     std::memcpy(b.data() + off_aux, &aux, 8);
     reseal(b);
     EXPECT_NE(refusal(b).find("out of range"), std::string::npos);
+    // 2^32 - 8 aux in a file of a few kB: more variables than entries, refused before the
+    // densities (a bitmap a variable) are allocated.
+    b = bytes_;
+    aux = (uint64_t{1} << 32) - 8;
+    std::memcpy(b.data() + off_aux, &aux, 8);
+    reseal(b);
+    const std::string m = refusal(b);
+    EXPECT_NE(m.find("more variables than entries (3007 constraints, 7 inputs, 4294967288 aux"), std::string::npos) << m;
+}
+
+TEST_F(pce_file, a_coefficient_not_below_the_modulus_is_refused) {
+    // The dictionary follows the tag ("random-3000"): 1, -1, then the circuit's coefficients.
+    const size_t at = off_tag + std::string("random-3000").size() + 2 * fr::bytes;
+    ASSERT_LT(at + fr::bytes, bytes_.size());
+    std::vector<uint8_t> b = bytes_;
+    std::memcpy(b.data() + at, fr::modulus.data(), fr::bytes);  // r itself, little-endian limbs
+    reseal(b);
+    const std::string m = refusal(b);
+    EXPECT_NE(m.find("f.pce: dictionary coefficient 2 is not below the Fr modulus"), std::string::npos) << m;
+    // r - 1 is a coefficient like any other: the file reads (the circuit differs).
+    uint64_t below[4];
+    std::memcpy(below, fr::modulus.data(), fr::bytes);
+    below[0] -= 1;
+    std::memcpy(b.data() + at, below, fr::bytes);
+    reseal(b);
+    EXPECT_EQ(refusal(b), "");
 }
 
 TEST_F(pce_file, another_shape_or_circuit_is_refused) {
