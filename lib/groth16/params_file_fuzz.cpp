@@ -2,7 +2,8 @@
 // what read_parameters runs on the mapped or read bytes).
 //
 // Each input is decoded twice: as it is, and with its last 32 bytes replaced by the SHA-256
-// of the rest, so that mutations get past the checksum into the counts and point checks.
+// of the rest (core/fuzz_reseal.hpp), so that mutations get past the checksum into the counts
+// and point checks.
 // Contract: bad bytes are c2lab::error(bad_input); counts are checked against the input's
 // size before anything is allocated (scripts/fuzz.sh runs this with -rss_limit_mb=2048 to
 // catch a count that is not). Parameters that decode account for every byte of the input.
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/fuzz_reseal.hpp"
 #include "groth16/params_file.hpp"
 
 namespace {
@@ -32,17 +34,17 @@ void decode(std::span<const uint8_t> bytes) {
     }
 }
 
+std::array<uint8_t, 32> sha256_of(std::span<const uint8_t> bytes) {
+    std::array<uint8_t, 32> d;
+    unsigned len = 0;
+    if (EVP_Digest(bytes.data(), bytes.size(), d.data(), &len, EVP_sha256(), nullptr) != 1 || len != d.size())
+        std::abort();
+    return d;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    decode(std::span<const uint8_t>(data, size));
-    constexpr size_t digest_bytes = 32;
-    if (size >= digest_bytes) {
-        std::vector<uint8_t> fixed(data, data + size);
-        unsigned len = 0;
-        if (EVP_Digest(data, size - digest_bytes, fixed.data() + size - digest_bytes, &len, EVP_sha256(), nullptr) != 1)
-            std::abort();
-        if (std::memcmp(fixed.data(), data, size) != 0) decode(fixed);
-    }
+    c2lab::reseal_and_read(std::span<const uint8_t>(data, size), sha256_of, decode);
     return 0;
 }

@@ -1,8 +1,9 @@
 // libFuzzer target: the pre-compiled circuit file (r1cs/pce.hpp), through its three readers:
 // deserialize (bytes), load (the file read section by section) and open (the file mapped).
 //
-// Each input is read as it is, and with its last 16 bytes replaced by the XXH3-128 of the rest,
-// so that mutations get past the checksum into the row starts, columns and coefficient ids.
+// Each input is read as it is, and with its last 16 bytes replaced by the XXH3-128 of the rest
+// (core/fuzz_reseal.hpp), so that mutations get past the checksum into the row starts, columns
+// and coefficient ids.
 // Contract: bad bytes are c2lab::error(bad_input), from all three readers alike. A circuit that
 // reads is the same from all three, serializes back to the input's bytes, and evaluates
 // (where its variables are few enough to allocate) without reading outside its matrices: the
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/fuzz_reseal.hpp"
 #include "core/xxh3.hpp"
 #include "r1cs/pce.hpp"
 
@@ -95,13 +97,8 @@ void read_all(std::span<const uint8_t> bytes) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    read_all(std::span<const uint8_t>(data, size));
-    constexpr size_t digest_bytes = 16;
-    if (size >= digest_bytes) {
-        std::vector<uint8_t> fixed(data, data + size);
-        const c2lab::xxh3_digest d = c2lab::xxh3_of(data, size - digest_bytes);
-        std::memcpy(fixed.data() + size - digest_bytes, d.data(), digest_bytes);
-        if (std::memcmp(fixed.data(), data, size) != 0) read_all(fixed);
-    }
+    c2lab::reseal_and_read(
+        std::span<const uint8_t>(data, size), [](std::span<const uint8_t> b) { return c2lab::xxh3_of(b.data(), b.size()); },
+        read_all);
     return 0;
 }
