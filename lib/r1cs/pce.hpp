@@ -30,9 +30,9 @@
 //   bytes, core/xxh3.hpp: the file is a cache c2lab writes for itself).
 // Loading checks, before allocating anything, that the header's sizes add up to the file's
 // size and that it counts no more variables than entries in A, B and C (every variable of a
-// circuit stands in some entry; the densities take a bit a variable); then the checksum, the shape against the expected one, every row start, column and
-// coefficient id. Any mismatch is a c2lab::error (errc::bad_input) naming the file and what
-// is wrong.
+// circuit stands in some entry; the densities take a bit a variable); then the checksum, the
+// shape against the expected one, every row start, column and coefficient id. Any mismatch is
+// a c2lab::error (errc::bad_input) naming the file and what is wrong.
 #pragma once
 
 #include <cstddef>

@@ -30,11 +30,16 @@ namespace {
 using c2lab::ff::fr;
 using c2lab::r1cs::precompiled_circuit;
 
-// One path per fuzzing process (libFuzzer's -jobs run several).
-const std::string& scratch_path() {
-    static const std::string path =
+// One path per fuzzing process (libFuzzer's -jobs run several), removed when the process ends
+// normally (a crash leaves it beside the crash's input).
+struct scratch_file {
+    std::string path =
         (std::filesystem::temp_directory_path() / ("c2lab-pce-fuzz-" + std::to_string(::getpid()) + ".pce")).string();
-    return path;
+    ~scratch_file() { ::unlink(path.c_str()); }
+};
+const std::string& scratch_path() {
+    static const scratch_file file;
+    return file.path;
 }
 
 // The scratch file holds the input as it is (a plain write: nothing of a user's is there, and a
