@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "core/parallel.hpp"
 #include "msm/batch_affine.hpp"
 #include "msm/glv.hpp"
 #include "msm/pippenger.hpp"
@@ -88,9 +89,10 @@ void msm_bench(benchmark::State& state, window_policy window, bool glv = true) {
         benchmark::DoNotOptimize(r);
     }
     state.counters["points/s"] = benchmark::Counter(double(terms) * double(state.iterations()), benchmark::Counter::kIsRate);
-    state.counters["c"] = double(glv ? window.glv_bits_for(terms) : window.bits_for(terms));
+    const unsigned arena = threads ? threads : unsigned(parallel::arena_concurrency());
+    state.counters["c"] = double(glv ? window.glv_bits_for(terms, arena) : window.bits_for(terms));
     // Spread windows (their count a part); 0 where the windows are c bits each.
-    if (glv) state.counters["windows"] = double(window.glv_windows_for(terms));
+    if (glv) state.counters["windows"] = double(window.glv_windows_for(terms, arena));
 }
 
 void msm_g1_ln(benchmark::State& state) { msm_bench<ec::g1_curve>(state, window_policy::ln()); }

@@ -709,6 +709,22 @@ TEST(msm_window, glv_rule) {
     }
     EXPECT_EQ(glv_table_windows(size_t{1} << 21, ff::batch_path::scalar), 0u);
     EXPECT_EQ(glv_table_window_bits(size_t{1} << 21, ff::batch_path::scalar), 16u);
+    // On more than one thread the spread rows take their whole windows (13 at 2^16, 16 at 2^17
+    // and 2^22); the other rows are the same on any thread count.
+    EXPECT_EQ(glv_table_whole_bits(size_t{1} << 16, ff::batch_path::scalar), 13u);
+    EXPECT_EQ(glv_table_whole_bits(size_t{1} << 17, ff::batch_path::scalar), 16u);
+    EXPECT_EQ(glv_table_whole_bits((size_t{1} << 22) - 1, ff::batch_path::scalar), 16u);
+    EXPECT_EQ(glv_table_whole_bits(size_t{1} << 18, ff::batch_path::scalar), 16u);
+    EXPECT_EQ(glv_table_whole_bits(size_t{1} << 16, ff::batch_path::ifma), 13u);
+    EXPECT_EQ(glv_table_whole_bits(size_t{1} << 24, ff::batch_path::scalar), glv_model_window_bits(size_t{1} << 24));
+    for (size_t log_n = 10; log_n <= 22; ++log_n)
+        for (ff::batch_path path : {ff::batch_path::scalar, ff::batch_path::ifma}) {
+            const size_t n = size_t{1} << log_n;
+            if (glv_table_windows(n, path) == 0)
+                EXPECT_EQ(glv_table_whole_bits(n, path), glv_table_window_bits(n, path)) << log_n;
+            else  // a whole-window size of its own, one the signed split can take
+                EXPECT_TRUE(glv_table_whole_bits(n, path) >= 3 && glv_table_whole_bits(n, path) <= max_window_bits) << log_n;
+        }
     // The odd sizes' own rows, where the smaller window of the neighbours was slower: 10 bits at the
     // scalar 2^11 (not 9), 13 at IFMA's 2^13 (not 11); a size between two powers takes the row of
     // its ceil(log2 n).
@@ -743,6 +759,13 @@ TEST(msm_window, glv_rule) {
     EXPECT_EQ(glv_table_window_bits(size_t{1} << 14), glv_table_window_bits(size_t{1} << 14, ff::default_batch_path()));
     EXPECT_EQ(window_policy::table().glv_bits_for(size_t{1} << 16), glv_table_window_bits(size_t{1} << 16));
     EXPECT_EQ(window_policy::table().glv_windows_for(size_t{1} << 16), glv_table_windows(size_t{1} << 16));
+    EXPECT_EQ(window_policy::table().glv_windows_for(size_t{1} << 16, 2), 0u);
+    EXPECT_EQ(window_policy::table().glv_bits_for(size_t{1} << 16, 2), glv_table_whole_bits(size_t{1} << 16));
+    EXPECT_EQ(window_policy::table().glv_bits_for(size_t{1} << 18, 2), glv_table_window_bits(size_t{1} << 18));
+    EXPECT_EQ(window_policy::ln().glv_bits_for(size_t{1} << 22, 2), glv_model_window_bits(size_t{1} << 22));
+    // An explicit spread stays spread on any thread count.
+    EXPECT_EQ(window_policy::windows(7).glv_windows_for(1000, 2), 7u);
+    EXPECT_EQ(window_policy::windows(7).glv_bits_for(1000, 2), 19u);
     EXPECT_EQ(window_policy::ln().glv_bits_for(1000), glv_model_window_bits(1000));
     EXPECT_EQ(window_policy::ln().glv_windows_for(1000), 0u);
     EXPECT_EQ(window_policy::fixed(9).glv_bits_for(1000), 9u);

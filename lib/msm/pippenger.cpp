@@ -920,9 +920,10 @@ ec::jacobian<C> pippenger(std::span<const ec::affine<C>> points, const density_b
             // windows (fixed:1 and fixed:2 alone) take the 255-bit path.
             const size_t block = config.glv_block ? std::min(config.glv_block, n) : n;
             static_assert(spread_bits == glv_scalar_bits + 1);
-            const unsigned spread = config.window.glv_windows_for(block);
+            const unsigned threads = parallel::arena_concurrency();
+            const unsigned spread = config.window.glv_windows_for(block, threads);
             const plan p = spread ? plan::spread(spread, spread_bits, glv_scalar_bits, 2)
-                                  : plan(config.window.glv_bits_for(block), glv_scalar_bits, 2);
+                                  : plan(config.window.glv_bits_for(block, threads), glv_scalar_bits, 2);
             if (p.c >= 3) return pippenger_glv<C>(p, points, density, along, scalars, n, config);
         }
         const plan p(config.window.bits_for(n), full_scalar_bits);

@@ -49,6 +49,7 @@ struct table_row {
     unsigned log_n;
     unsigned bits;
     unsigned windows = 0;  // the split's windows spread (window_policy::glv_windows_for), or 0
+    unsigned whole = 0;    // with windows: the best whole-window size, for more than one thread
 };
 constexpr table_row measured[] = {{10, 8}, {12, 11}, {14, 12}, {16, 13}, {18, 13}};
 
@@ -136,9 +137,16 @@ constexpr table_row measured_glv_ifma[] = {{10, 10}, {11, 10}, {12, 11}, {13, 13
 // were slower: G1 0.229-0.230 -> 0.233-0.239 and G2 0.264-0.269 -> 0.274-0.278 of blst's time
 // (its additions cheaper, the 3 MB of a 15-bit window's buckets weigh more): IFMA keeps whole
 // windows.
-constexpr table_row measured_glv_scalar[] = {{10, 9},  {11, 10}, {12, 11}, {13, 11},    {14, 13},
-                                             {15, 13}, {16, 15, 9}, {17, 15, 9}, {18, 16}, {19, 16},
-                                             {20, 16}, {21, 16},    {22, 19, 7}};
+// The spread rows hold on one thread. On two, 7 windows against c = 16 (msm::msm, G1, full
+// density, no AVX-512, alternated in one process, Xeon of model 167, 2026-12-07): 2^22 0.962 /
+// 0.969 on one thread but 0.996 / 1.030 on two; 2.67 M pairs (the 2 KiB proof's A and L, which
+// take the 2^22 row) 0.986 / 1.019 on one, 1.042 / 1.022 on two; in the whole proof (c2lab ab,
+// 10 rounds) msm_a 1.090 [1.028, 1.127] slower. An odd count of windows leaves one thread a
+// window more, or a window cut into chunks with 2^18 buckets each. More threads take the row's
+// whole windows (`whole`: the best c measured beside the spread ones above).
+constexpr table_row measured_glv_scalar[] = {{10, 9},  {11, 10}, {12, 11},          {13, 11},          {14, 13},
+                                             {15, 13}, {16, 15, 9, 13}, {17, 15, 9, 16}, {18, 16}, {19, 16},
+                                             {20, 16}, {21, 16},        {22, 19, 7, 16}};
 
 // Every size of the range has its row, in order (glv_row indexes them by size).
 template <size_t N>
@@ -196,19 +204,19 @@ unsigned window_policy::bits_for(size_t n) const noexcept {
     return ln_window_bits(n);
 }
 
-unsigned window_policy::glv_bits_for(size_t n) const noexcept {
+unsigned window_policy::glv_bits_for(size_t n, unsigned threads) const noexcept {
     switch (kind) {
         case window_kind::ln: return glv_model_window_bits(n);
-        case window_kind::table: return glv_table_window_bits(n);
+        case window_kind::table: return threads > 1 ? glv_table_whole_bits(n) : glv_table_window_bits(n);
         case window_kind::fixed: return fixed_bits;
         case window_kind::windows: return spread_window_bits(fixed_bits);
     }
     return glv_model_window_bits(n);
 }
 
-unsigned window_policy::glv_windows_for(size_t n) const noexcept {
+unsigned window_policy::glv_windows_for(size_t n, unsigned threads) const noexcept {
     switch (kind) {
-        case window_kind::table: return glv_table_windows(n);
+        case window_kind::table: return threads > 1 ? 0 : glv_table_windows(n);
         case window_kind::windows: return fixed_bits;
         default: return 0;
     }
@@ -241,6 +249,14 @@ unsigned glv_table_windows(size_t n) noexcept { return glv_table_windows(n, ff::
 unsigned glv_table_windows(size_t n, ff::batch_path path) noexcept {
     const auto row = glv_row(n, path);
     return row ? row->windows : 0;
+}
+
+unsigned glv_table_whole_bits(size_t n) noexcept { return glv_table_whole_bits(n, ff::default_batch_path()); }
+
+unsigned glv_table_whole_bits(size_t n, ff::batch_path path) noexcept {
+    const auto row = glv_row(n, path);
+    if (!row) return glv_model_window_bits(n);
+    return row->windows ? row->whole : row->bits;
 }
 
 unsigned glv_model_window_bits(size_t n) noexcept {

@@ -53,15 +53,17 @@ struct window_policy {
     // The window size c for an MSM of n points (n = 0 is treated as 1).
     unsigned bits_for(size_t n) const noexcept;
     // The window size c for an MSM of n points whose scalars are split by the endomorphism
-    // (two 127-bit halves of every scalar; pippenger.hpp): ln: the addition-count model
-    // glv_model_window_bits (bellperson's ln rule has no such variant: ln(2n) would pick
-    // c = 14 at 2^19 points, a window size that leaves a 1-bit top window); table: its own
-    // measured table (window.cpp), the model elsewhere; fixed: N.
-    unsigned glv_bits_for(size_t n) const noexcept;
+    // (two 127-bit halves of every scalar; pippenger.hpp), run on `threads` threads: ln: the
+    // addition-count model glv_model_window_bits (bellperson's ln rule has no such variant:
+    // ln(2n) would pick c = 14 at 2^19 points, a window size that leaves a 1-bit top window);
+    // table: its own measured table (window.cpp), the model elsewhere; fixed: N.
+    unsigned glv_bits_for(size_t n, unsigned threads = 1) const noexcept;
     // Where the split's windows are spread (windows:N, or a table row that says so): their
     // number a part, each of 128 / N bits rounded down or up (glv_bits_for gives the wider);
-    // 0 where they are glv_bits_for(n) bits each.
-    unsigned glv_windows_for(size_t n) const noexcept;
+    // 0 where they are glv_bits_for(n, threads) bits each. The table spreads them on one thread
+    // only: its spread rows were measured there, and their odd window counts (7, 9) do not
+    // split evenly over two (window.cpp).
+    unsigned glv_windows_for(size_t n, unsigned threads = 1) const noexcept;
 
     friend bool operator==(const window_policy&, const window_policy&) = default;
 };
@@ -78,6 +80,10 @@ unsigned glv_table_window_bits(size_t n, ff::batch_path path) noexcept;
 // glv_table_window_bits each), of the batch path that runs here or of the one named.
 unsigned glv_table_windows(size_t n) noexcept;
 unsigned glv_table_windows(size_t n, ff::batch_path path) noexcept;
+// The table's whole windows for the split of n pairs on more than one thread: where its row
+// spreads the windows, the whole-window size measured beside them; else glv_table_window_bits.
+unsigned glv_table_whole_bits(size_t n) noexcept;
+unsigned glv_table_whole_bits(size_t n, ff::batch_path path) noexcept;
 // The windows a part where the split's 128 bits are spread over `count` of them: the widest's bits.
 unsigned spread_window_bits(unsigned count) noexcept;
 // The c in 1..16 minimising (floor(127/c) + 1) * (2n + 1.5 * 2^c): windows times bucket, merge
