@@ -4,7 +4,7 @@
 //   ln        bellperson's CPU rule: c = ceil(ln n) (natural log), 3 when n < 32
 //   fixed:N   c = N for every size, 1 <= N <= 20
 //   table     a per-size table measured on a reference machine (see window.cpp), the ln
-//             rule where nothing was measured
+//             rule where nothing was measured; its spread windows on one thread only
 //   windows:N the endomorphism split's 128 bits in N windows whose widths differ by at most
 //             one bit, 7 <= N <= 42 (19 to 3 bits; at 2^22 pairs 7 windows of 18 and 19 bits);
 //             the 255-bit path takes windows of ceil(256 / N) bits, at most 20
