@@ -34,8 +34,8 @@ constexpr flag_def<fv> registry[] = {
      [](fv& v, const std::string& x) { v.witness_memory = r1cs::parse_witness_memory(x); },
      [](const fv& v) { return std::string(r1cs::to_string(v.witness_memory)); }},
     {"msm_window", "ln|table|fixed:N (N 1..20)|windows:N (N 7..42)", "ln", "msm",
-     "Pippenger window size: bellperson's ceil(ln n), the measured table, fixed N bits, or the endomorphism "
-     "split's 128 bits spread over N windows",
+     "Pippenger window size: bellperson's ceil(ln n), the measured table (its spread windows on one thread "
+     "only), fixed N bits, or the endomorphism split's 128 bits spread over N windows",
      [](fv& v, const std::string& x) { v.msm_window = msm::window_policy::parse(x); },
      [](const fv& v) { return v.msm_window.to_string(); }},
     {"b_g2_msm", "serial|parallel", "serial", "msm", "run the G2 MSM after the G1 MSMs, or concurrently with them",
