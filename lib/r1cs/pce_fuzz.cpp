@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/file.hpp"
 #include "core/fuzz_reseal.hpp"
 #include "core/xxh3.hpp"
 #include "r1cs/pce.hpp"
@@ -47,11 +48,7 @@ const std::string& scratch_path() {
 void write_scratch(std::span<const uint8_t> bytes) {
     const int fd = ::open(scratch_path().c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
     if (fd < 0) std::abort();
-    for (size_t done = 0; done < bytes.size();) {
-        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-        if (n <= 0) std::abort();
-        done += static_cast<size_t>(n);
-    }
+    c2lab::write_all(fd, bytes.data(), bytes.size(), scratch_path());
     ::close(fd);
 }
 
