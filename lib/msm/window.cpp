@@ -109,6 +109,11 @@ constexpr table_row measured[] = {{10, 8}, {12, 11}, {14, 12}, {16, 13}, {18, 13
 // rows a size between two rows took the smaller of their windows: c = 11 at IFMA's 2^13 and c = 9
 // at the scalar 2^11, 8-10% slower than these (bench_msm msm/g1/glv_fixed, 5 repetitions
 // interleaved: IFMA 2^13 c=11 27.3, c=13 24.4 ms; scalar 2^11 c=9 16.3, c=10 15.0 ms).
+// The small rows checked on the Zen 4 EPYC (family 25 model 17, 2026-12-07; bench_msm
+// msm/g1/glv_fixed/log_n:10..15, one thread pinned, 3 repetitions interleaved, medians): IFMA's
+// best c is the row's at every size (2^11 c=10 10.57 and c=11 10.53 ms, a tie); on the scalar path
+// every row is within 3% of the best: 2^10 c=9 10.71 against c=10 10.50 ms, 2^13 c=11 56.90
+// against c=13 55.40 ms, the rest the row's own c. Kept.
 // A row for every size from 2^first_glv_row to 2^last_glv_row; outside it, glv_model_window_bits.
 constexpr unsigned first_glv_row = 10, last_glv_row = 22;
 constexpr table_row measured_glv_ifma[] = {{10, 10}, {11, 10}, {12, 11}, {13, 13}, {14, 13}, {15, 13}, {16, 13},
