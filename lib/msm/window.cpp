@@ -113,7 +113,9 @@ constexpr table_row measured[] = {{10, 8}, {12, 11}, {14, 12}, {16, 13}, {18, 13
 // msm/g1/glv_fixed/log_n:10..15, one thread pinned, 3 repetitions interleaved, medians): IFMA's
 // best c is the row's at every size (2^11 c=10 10.57 and c=11 10.53 ms, a tie); on the scalar path
 // every row is within 3% of the best: 2^10 c=9 10.71 against c=10 10.50 ms, 2^13 c=11 56.90
-// against c=13 55.40 ms, the rest the row's own c. Kept.
+// against c=13 55.40 ms, the rest the row's own c. Kept. The scalar path's spread rows there: 2^16
+// 9 windows 329.1 against c=13 336.7 ms (8 repetitions, medians), 2^17 9 windows 649.5, c=16
+// 652.3, c=13 662.8 ms (3): the same order as on the Xeon.
 // A row for every size from 2^first_glv_row to 2^last_glv_row; outside it, glv_model_window_bits.
 constexpr unsigned first_glv_row = 10, last_glv_row = 22;
 constexpr table_row measured_glv_ifma[] = {{10, 10}, {11, 10}, {12, 11}, {13, 13}, {14, 13}, {15, 13}, {16, 13},
