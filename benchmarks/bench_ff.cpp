@@ -302,6 +302,10 @@ void pairing_bench(benchmark::State& state) {
 enum class isa_mix { mulx16, add16, imul8_add16, mulx8_add16, mulx8_adcx_adox16, mulx8_add16_avx2 };
 
 #define C2LAB_X4(s) s s s s
+// 8 mulx and 16 adds on 4 registers: the scalar part of mulx8_add16 and mulx8_add16_avx2.
+#define C2LAB_MULX8_ADD16                                                                  \
+    C2LAB_X4("mulx %%rdx, %%rax, %%rcx\n\tadd %%rdx, %%r8\n\tadd %%rdx, %%r12\n\t"   \
+             "mulx %%rdx, %%rsi, %%rdi\n\tadd %%rdx, %%r9\n\tadd %%rdx, %%r13\n\t")
 template <isa_mix M>
 [[gnu::always_inline]] inline void isa_mix_body(uint64_t d) noexcept {
     // Registers written: rax, rcx, rsi, rdi, r8-r15 (clobbered); rdx holds mulx's implicit operand.
@@ -326,12 +330,9 @@ template <isa_mix M>
                          "imul %%rdx, %%r11\n\tadd %%rdx, %%r14\n\tadd %%rdx, %%r15\n\t"
                          : : "d"(d) : "rax", "rcx", "rsi", "rdi", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "cc");
     else if constexpr (M == isa_mix::mulx8_add16)
-        __asm__ volatile(C2LAB_X4("mulx %%rdx, %%rax, %%rcx\n\tadd %%rdx, %%r8\n\tadd %%rdx, %%r12\n\t"
-                                  "mulx %%rdx, %%rsi, %%rdi\n\tadd %%rdx, %%r9\n\tadd %%rdx, %%r13\n\t")
-                         : : "d"(d) : "rax", "rcx", "rsi", "rdi", "r8", "r9", "r12", "r13", "cc");
+        __asm__ volatile(C2LAB_MULX8_ADD16 : : "d"(d) : "rax", "rcx", "rsi", "rdi", "r8", "r9", "r12", "r13", "cc");
     else if constexpr (M == isa_mix::mulx8_add16_avx2)
-        __asm__ volatile(C2LAB_X4("mulx %%rdx, %%rax, %%rcx\n\tadd %%rdx, %%r8\n\tadd %%rdx, %%r12\n\t"
-                                  "mulx %%rdx, %%rsi, %%rdi\n\tadd %%rdx, %%r9\n\tadd %%rdx, %%r13\n\t")
+        __asm__ volatile(C2LAB_MULX8_ADD16
                          "vpmuludq %%ymm0, %%ymm1, %%ymm2\n\tvpmuludq %%ymm0, %%ymm1, %%ymm3\n\t"
                          "vpmuludq %%ymm0, %%ymm1, %%ymm4\n\tvpmuludq %%ymm0, %%ymm1, %%ymm5\n\t"
                          "vpmuludq %%ymm0, %%ymm1, %%ymm6\n\tvpmuludq %%ymm0, %%ymm1, %%ymm7\n\t"
@@ -348,6 +349,7 @@ template <isa_mix M>
                                   "mulx %%rdx, %%rsi, %%rdi\n\tadcx %%rsi, %%r10\n\tadox %%rdi, %%r11\n\t")
                          : : "d"(d) : "rax", "rcx", "rsi", "rdi", "r8", "r9", "r10", "r11", "cc");
 }
+#undef C2LAB_MULX8_ADD16
 #undef C2LAB_X4
 
 // Nanoseconds of `loops` chains of 16 dependent adds (an add a cycle on every x86-64 core).
