@@ -59,6 +59,12 @@ const bool use_adx_asm = detected().bmi2 && detected().adx && !portable_forced()
 const bool use_adx_asm = false;
 #endif
 
+#if defined(C2LAB_HAVE_X86_ASM)
+const bool use_avx2_asm = !portable_forced();
+#else
+const bool use_avx2_asm = false;
+#endif
+
 const bool pdep_butterflies = detected().bmi2 && !detected().amd;
 
 const bool avx512_allowed = !portable_forced() && !env_flag_set("C2LAB_NO_AVX512");

@@ -45,6 +45,11 @@ extern const bool pdep_butterflies;
 // CPU or OS lacks it, or C2LAB_PORTABLE=1 or C2LAB_NO_AVX512=1 is set in the environment.
 extern const bool use_ifma;
 
+// True when the AVX2 assembly kernels (ff/ifma.hpp's batch_path::avx2) may run: an x86-64 build
+// with its assembly, C2LAB_PORTABLE unset. c2lab is compiled for x86-64-v3: AVX2 is present
+// wherever it runs at all.
+extern const bool use_avx2_asm;
+
 // False when C2LAB_PORTABLE=1 or C2LAB_NO_AVX512=1 is set: no AVX-512 instruction is to run,
 // whatever the CPU has (also read by the libraries that choose their own kernels: simdjson).
 extern const bool avx512_allowed;

@@ -46,6 +46,7 @@
 
 #include "core/cpu.hpp"
 #include "core/error.hpp"
+#include "ff/avx2_batch.hpp"
 #include "ff/in_place.hpp"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -1174,9 +1175,26 @@ __attribute__((target("avx512f,avx512ifma,avx512vl,avx512bw"))) void affine_add_
 // The storage of an element is its limbs alone: the kernels address arrays of F as limbs.
 static_assert(sizeof(fp) == 6 * sizeof(uint64_t) && sizeof(fr) == 4 * sizeof(uint64_t));
 
+// batch_path::avx2 has products only (mul_batch, square_batch, scale_batch): the butterflies and
+// the batched additions refuse it rather than run another path under its name.
+void refuse_avx2(batch_path path, const char* what) {
+    if (path == batch_path::avx2)
+        throw error(errc::device, std::string(what) + ": the AVX2 path has products only (mul_batch, square_batch)");
+}
+
 template <class F, bool Square>
 void run(batch_path path, F* out, const F* a, const F* b, size_t n) {
     size_t done = 0;
+    if (path == batch_path::avx2) {
+#if defined(C2LAB_HAVE_X86_ASM)
+        if (!avx2_available())
+            throw error(errc::device, "mul_batch: the AVX2 path is off (C2LAB_PORTABLE is set)");
+        detail::mul_chunks_avx2<F, Square>(out, a, b, n / 4);
+        done = n / 4 * 4;
+#else
+        throw error(errc::device, "mul_batch: the AVX2 path is not compiled in this build");
+#endif
+    }
     if (path == batch_path::ifma) {
 #if defined(C2LAB_IFMA_KERNELS)
         if (!cpu::use_ifma)
@@ -1206,6 +1224,7 @@ void square_batch_impl(batch_path path, std::span<F> out, std::span<const F> a) 
 
 template <class F>
 void butterfly_batch_impl(batch_path path, std::span<F> p, std::span<F> q, std::span<const F> w) {
+    refuse_avx2(path, "butterfly_batch");
     if (q.size() != p.size() || w.size() != p.size())
         throw error(errc::bad_input, "butterfly_batch: spans of " + std::to_string(p.size()) + ", " +
                                          std::to_string(q.size()) + " and " + std::to_string(w.size()) +
@@ -1255,6 +1274,7 @@ __m512i* resident_buffer(const char* what, size_t vectors) {
 
 template <class F>
 void butterfly_stages_impl(batch_path path, std::span<F> x, std::span<const F> stage_tw, size_t h_first) {
+    refuse_avx2(path, "butterfly_stages");
     const size_t len = x.size();
     if (!std::has_single_bit(h_first) || !std::has_single_bit(len) || len < std::max<size_t>(16, 2 * h_first) ||
         stage_tw.size() < len)
@@ -1281,6 +1301,7 @@ void butterfly_stages_impl(batch_path path, std::span<F> x, std::span<const F> s
 template <class F>
 void butterfly_row_stages_impl(batch_path path, std::span<F> x, size_t rows, size_t stride,
                                const std::function<void(size_t, size_t, F*)>& twiddles) {
+    refuse_avx2(path, "butterfly_row_stages");
     if (rows < 2 || !std::has_single_bit(rows) || stride < 16 || x.size() < stride * (rows - 1) + 16)
         throw error(errc::bad_input, "butterfly_row_stages: " + std::to_string(x.size()) + " elements for " +
                                          std::to_string(rows) + " rows " + std::to_string(stride) +
@@ -1315,6 +1336,7 @@ void block_butterflies(batch_path path, std::span<F> p, std::span<F> q, const F&
 
 template <class F>
 void butterfly_stages_nr_impl(batch_path path, std::span<F> x, std::span<const F> block_tw, size_t chunk_index) {
+    refuse_avx2(path, "butterfly_stages_nr");
     const size_t len = x.size();
     if (!std::has_single_bit(len) || len < 16 || block_tw.size() / (len / 2) <= chunk_index)
         throw error(errc::bad_input, "butterfly_stages_nr: " + std::to_string(len) + " elements, chunk " +
@@ -1342,6 +1364,7 @@ void butterfly_stages_nr_impl(batch_path path, std::span<F> x, std::span<const F
 template <class F>
 void butterfly_row_stages_nr_impl(batch_path path, std::span<F> x, size_t rows, size_t stride,
                                   std::span<const F> block_tw, size_t tile_index) {
+    refuse_avx2(path, "butterfly_row_stages_nr");
     if (rows < 2 || !std::has_single_bit(rows) || stride < 16 || x.size() < stride * (rows - 1) + 16 ||
         block_tw.size() / (rows / 2) <= tile_index)
         throw error(errc::bad_input, "butterfly_row_stages_nr: " + std::to_string(x.size()) + " elements for " +
@@ -1384,6 +1407,7 @@ template <class F>
 template <class F>
 void affine_add_batch_impl(batch_path path, std::span<F> x1, std::span<F> y1, std::span<const F> x2,
                            std::span<const F> y2, std::span<const uint8_t> negate) {
+    refuse_avx2(path, "affine_add_batch");
     const size_t n = x1.size();
     if (y1.size() != n || x2.size() != n || y2.size() != n || negate.size() != n)
         throw error(errc::bad_input, "affine_add_batch: spans of " + std::to_string(n) + " (x1), " +
@@ -1491,7 +1515,13 @@ bool ifma_available() noexcept {
 
 batch_path default_batch_path() noexcept { return ifma_available() ? batch_path::ifma : batch_path::scalar; }
 
-const char* to_string(batch_path p) noexcept { return p == batch_path::ifma ? "ifma" : "scalar"; }
+bool avx2_available() noexcept {
+    return cpu::use_avx2_asm;
+}
+
+const char* to_string(batch_path p) noexcept {
+    return p == batch_path::ifma ? "ifma" : p == batch_path::avx2 ? "avx2" : "scalar";
+}
 
 void mul_batch(std::span<fp> out, std::span<const fp> a, std::span<const fp> b) {
     mul_batch_impl(default_batch_path(), out, a, b);

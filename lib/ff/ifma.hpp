@@ -7,6 +7,12 @@
 //                       the scalar loop for the remaining n mod 8
 //   batch_path::scalar  the scalar loop over mont_field's operator* (mulx/adcx/adox assembly
 //                       or the portable C++ path, as mont_mul.hpp chooses)
+//   batch_path::avx2    mul_batch and square_batch only: 4 multiplications per call of a
+//                       generated AVX2 kernel in radix 2^29 (ff/avx2_batch.hpp), chunks of 4,
+//                       the scalar loop for the rest; never the default (yet): on the AMD EPYC of
+//                       family 25 model 17 (Zen 4) its product takes 81-85 cycles against the
+//                       scalar path's 118-122, but the batched additions and the NTT do not take
+//                       it. The other functions refuse it (c2lab::error, errc::device).
 // C2LAB_NO_AVX512=1 or C2LAB_PORTABLE=1 in the environment turns the IFMA path off
 // (core/cpu.hpp). No AVX-512 intrinsic appears in this header: only ifma.cpp's kernels are
 // compiled for AVX-512, so every other file stays x86-64-v3 (and runs under valgrind).
@@ -24,12 +30,15 @@
 
 namespace c2lab::ff {
 
-enum class batch_path { scalar, ifma };
+enum class batch_path { scalar, ifma, avx2 };
 
 // The path mul_batch and square_batch take: ifma where cpu::use_ifma, else scalar.
 batch_path default_batch_path() noexcept;
 // True when batch_path::ifma can run here (the CPU has it and no environment switch is off).
 bool ifma_available() noexcept;
+// True when batch_path::avx2 can run here: an x86-64 build with its assembly, C2LAB_PORTABLE unset
+// (c2lab is compiled for x86-64-v3, so AVX2 is there wherever c2lab runs at all).
+bool avx2_available() noexcept;
 const char* to_string(batch_path p) noexcept;
 
 void mul_batch(std::span<fp> out, std::span<const fp> a, std::span<const fp> b);

@@ -45,6 +45,34 @@ TEST(ifma_dispatch, uses_ifma_exactly_when_the_cpu_has_it_and_no_switch_is_off) 
               << to_string(default_batch_path()) << "\n";
 }
 
+TEST(avx2_dispatch, available_in_every_x86_64_build_unless_portable_is_forced) {
+#if defined(C2LAB_HAVE_X86_ASM)
+    EXPECT_EQ(avx2_available(), !env_set("C2LAB_PORTABLE"));
+#else
+    EXPECT_FALSE(avx2_available());
+#endif
+    EXPECT_EQ(avx2_available(), cpu::use_avx2_asm);
+    EXPECT_STREQ(to_string(batch_path::avx2), "avx2");
+}
+
+// The AVX2 path has products only: the butterflies and the batched additions refuse it by name
+// rather than run another path.
+TEST(avx2_dispatch, functions_without_an_avx2_path_refuse_it) {
+    std::vector<fr> p(16, fr::one()), q(16, fr::one()), w(16, fr::one());
+    EXPECT_THROW(butterfly_batch(batch_path::avx2, std::span<fr>(p), std::span<fr>(q), std::span<const fr>(w)), error);
+    EXPECT_THROW(butterfly_stages(batch_path::avx2, std::span<fr>(p), std::span<const fr>(w), 1), error);
+    std::vector<fp> x1(4, fp::one()), y1(4, fp::one()), x2(4, fp::one() + fp::one()), y2(4, fp::one());
+    std::vector<uint8_t> neg(4, 0);
+    try {
+        affine_add_batch(batch_path::avx2, std::span<fp>(x1), std::span<fp>(y1), std::span<const fp>(x2),
+                         std::span<const fp>(y2), std::span<const uint8_t>(neg));
+        ADD_FAILURE() << "affine_add_batch ran on batch_path::avx2";
+    } catch (const error& e) {
+        EXPECT_NE(std::string(e.what()).find("AVX2"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(x1[0], fp::one()) << "nothing written";
+}
+
 using test_values::edge_values;
 
 template <class F>
@@ -72,7 +100,9 @@ protected:
     static std::vector<batch_path> paths() {
         std::vector<batch_path> p = {batch_path::scalar};
         if (ifma_available()) p.push_back(batch_path::ifma);
-        else std::cout << "[ mul_batch ] AVX-512 IFMA not available here: scalar path only\n";
+        else std::cout << "[ mul_batch ] AVX-512 IFMA not available here: no ifma path\n";
+        if (avx2_available()) p.push_back(batch_path::avx2);
+        else std::cout << "[ mul_batch ] AVX2 kernels off here (C2LAB_PORTABLE, or not an x86-64 build): no avx2 path\n";
         return p;
     }
 

@@ -1,0 +1,24 @@
+// The AVX2 batch path of mul_batch and square_batch (ff/ifma.hpp, batch_path::avx2): 4 products
+// per call of a generated kernel (lib/ff/mont_mul_avx2_x86_64.S, scripts/gen_mont_asm.py's
+// gen_avx2_mul), for CPUs with AVX2 and without AVX-512 IFMA. Internal to c2lab_ff: the public
+// API is ifma.hpp's.
+//
+// Layout: 4 elements at a time, structure of arrays in radix 2^29 (limb k of the 4 elements in one
+// ymm, element e in lane e): Fp's 381 bits in 14 limbs (406 bits), Fr's 255 bits in 9 (261 bits).
+// The kernel divides by R' = 2^(29 n29) = R 2^s (Fp s = 22, Fr s = 5), so operand a is converted
+// as a 2^s (a < 2^(bits), bits + s <= 29 n29): a 2^s b / R' = a b / R, the result of operator*,
+// below 2p; one conditional subtraction makes it equal bit for bit.
+#pragma once
+
+#include <cstddef>
+
+#include "ff/fields.hpp"
+
+namespace c2lab::ff::detail {
+
+// out[e] = a[e] * b[e] (Square: a[e]^2, b not read) for e < 4 chunks; out may be a or b.
+// Only where C2LAB_HAVE_X86_ASM (the kernels are x86-64 assembly).
+template <class F, bool Square>
+void mul_chunks_avx2(F* out, const F* a, const F* b, size_t chunks) noexcept;
+
+}  // namespace c2lab::ff::detail
