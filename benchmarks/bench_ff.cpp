@@ -146,12 +146,16 @@ void field_mul_batch(benchmark::State& state) {
 // The arrays sit on cache lines, as the MSM's gathered coordinates do (malloc's 16-byte alignment
 // split the kernel's 64-byte loads: IFMA n = 1024 took 86-88 instead of 79-80 us, Intel Xeon).
 // Counters: adds/s and time/add (seconds per addition, CPU time).
-template <class F, int Path>
+template <class F, int Path>  // Path: 0 scalar, 1 ifma, 2 avx2 (Fp only), -1 the copy alone
 void affine_add_batch_bench(benchmark::State& state) {
     constexpr bool copy_only = Path < 0;
-    const batch_path path = Path == 1 ? batch_path::ifma : batch_path::scalar;
+    const batch_path path = Path == 1 ? batch_path::ifma : Path == 2 ? batch_path::avx2 : batch_path::scalar;
     if (path == batch_path::ifma && !ifma_available()) {
         state.SkipWithError("the AVX-512 IFMA path is not available on this CPU (or C2LAB_NO_AVX512 is set)");
+        return;
+    }
+    if (path == batch_path::avx2 && !avx2_available()) {
+        state.SkipWithError("the AVX2 kernels are off (C2LAB_PORTABLE is set, or not an x86-64 build)");
         return;
     }
     const size_t n = static_cast<size_t>(state.range(0));
@@ -430,6 +434,7 @@ BENCHMARK(field_mul_batch<fr, batch_path::avx2>)->Name("ff/fr_mul_batch/path:avx
 BENCHMARK(field_mul_batch<fp, batch_path::avx2>)->Name("ff/fp_mul_batch/path:avx2")->Arg(8)->Arg(64)->Arg(1024)->Arg(4096)->ArgNames({"n"});
 BENCHMARK(affine_add_batch_bench<fp, 0>)->Name("ff/affine_add_batch/path:scalar")->Arg(256)->Arg(1024)->Arg(4096)->ArgNames({"n"});
 BENCHMARK(affine_add_batch_bench<fp, 1>)->Name("ff/affine_add_batch/path:ifma")->Arg(256)->Arg(1024)->Arg(4096)->ArgNames({"n"});
+BENCHMARK(affine_add_batch_bench<fp, 2>)->Name("ff/affine_add_batch/path:avx2")->Arg(256)->Arg(1024)->Arg(4096)->ArgNames({"n"});
 BENCHMARK(affine_add_batch_bench<fp, -1>)->Name("ff/affine_add_batch/copy")->Arg(256)->Arg(1024)->Arg(4096)->ArgNames({"n"});
 BENCHMARK(affine_add_batch_bench<fp2, 0>)->Name("ff/fp2_affine_add_batch/path:scalar")->Arg(256)->Arg(1024)->Arg(4096)->ArgNames({"n"});
 BENCHMARK(affine_add_batch_bench<fp2, 1>)->Name("ff/fp2_affine_add_batch/path:ifma")->Arg(256)->Arg(1024)->Arg(4096)->ArgNames({"n"});

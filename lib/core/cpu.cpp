@@ -65,6 +65,8 @@ const bool use_avx2_asm = !portable_forced();
 const bool use_avx2_asm = false;
 #endif
 
+const bool prefer_avx2_batches = use_avx2_asm && detected().amd && detected().family == 0x19;
+
 const bool pdep_butterflies = detected().bmi2 && !detected().amd;
 
 const bool avx512_allowed = !portable_forced() && !env_flag_set("C2LAB_NO_AVX512");

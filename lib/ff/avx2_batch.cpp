@@ -6,8 +6,12 @@
 
 #include <immintrin.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <vector>
+
+#include <tbb/cache_aligned_allocator.h>
 
 extern "C" {
 // r = (a b + q p) / 2^(29 n), limbs in [n][4] arrays (lib/ff/mont_mul_avx2_x86_64.S).
@@ -176,6 +180,239 @@ void mul_chunks_avx2(F* out, const F* a, const F* b, size_t chunks) noexcept {
         to_radix64<N64, N29>(r, x);
         store_soa<N64>(out[4 * c].mont.data(), x);
     }
+}
+
+// Batched affine additions over Fp. Values are v29: 4 lanes, 14 limbs of 29 bits (the kernel's
+// layout), normalised (every limb below 2^29) between the steps, their bounds in multiples of p:
+// a product t = (a 2^22) b / R' takes a below 2^384 (its shift by 22 bits must fit 406 bits) and
+// gives t < a b / 2^384 + p, below 1.41 p for a, b below 2p (4 p^2 / 2^384 = 0.41 p).
+namespace {
+
+using v4 = __m256i;
+constexpr size_t n29 = radix29<fp>::n29;
+struct alignas(32) v29 {
+    uint64_t l[n29][4];
+};
+
+inline v4 vld(const uint64_t* p) noexcept { return _mm256_load_si256(reinterpret_cast<const v4*>(p)); }
+inline void vst(uint64_t* p, v4 v) noexcept { _mm256_store_si256(reinterpret_cast<v4*>(p), v); }
+inline v4 vmask() noexcept { return _mm256_set1_epi64x(static_cast<long long>(mask29)); }
+
+// k p in radix 2^29: normalised (norm), and "borrowed" (each limb but the top one raised by 2^29
+// and the next one lowered by 1: the same value with every limb below the top at least 2^29 - 1,
+// so that x + kp - y keeps those limbs non-negative for a normalised y). The top limb may go
+// negative in x + kp - y; the carries from below bring it back, since the value is positive.
+template <unsigned K>
+struct multiple_of_p {
+    std::array<uint64_t, n29> norm{}, borrowed{};
+    constexpr multiple_of_p() {
+        uint64_t carry = 0;
+        for (size_t k = 0; k < n29; ++k) {
+            const uint64_t v = K * radix29<fp>::consts.v[k][0] + carry;
+            norm[k] = k + 1 < n29 ? v & mask29 : v;
+            carry = v >> 29;
+        }
+        for (size_t k = 0; k < n29; ++k)
+            borrowed[k] = norm[k] + (k + 1 < n29 ? uint64_t{1} << 29 : 0) - (k > 0 ? 1 : 0);
+    }
+};
+constexpr multiple_of_p<1> p1{};
+constexpr multiple_of_p<2> p2{};
+
+// Carries up: limbs of up to 63 bits, non-negative below the top one, to 29-bit limbs.
+inline void normalize(v29& r, const v4* t) noexcept {
+    const v4 m = vmask();
+    v4 carry = _mm256_setzero_si256();
+#pragma GCC unroll 16
+    for (size_t k = 0; k < n29; ++k) {
+        const v4 v = _mm256_add_epi64(t[k], carry);
+        if (k + 1 < n29) {
+            carry = _mm256_srli_epi64(v, 29);
+            vst(r.l[k], _mm256_and_si256(v, m));
+        } else {
+            vst(r.l[k], v);
+        }
+    }
+}
+// r = a + b, normalised.
+inline void add(v29& r, const v29& a, const v29& b) noexcept {
+    v4 t[n29];
+#pragma GCC unroll 16
+    for (size_t k = 0; k < n29; ++k) t[k] = _mm256_add_epi64(vld(a.l[k]), vld(b.l[k]));
+    normalize(r, t);
+}
+// r = a + K p - b for b below K p (K = 1, 2), normalised.
+template <unsigned K>
+inline void sub(v29& r, const v29& a, const v29& b) noexcept {
+    const auto& c = K == 1 ? p1.borrowed : p2.borrowed;
+    v4 t[n29];
+#pragma GCC unroll 16
+    for (size_t k = 0; k < n29; ++k)
+        t[k] = _mm256_sub_epi64(_mm256_add_epi64(vld(a.l[k]), _mm256_set1_epi64x(static_cast<long long>(c[k]))),
+                                vld(b.l[k]));
+    normalize(r, t);
+}
+// Lane by lane: x where m is all ones, y elsewhere.
+inline void select(v29& r, v4 m, const v29& x, const v29& y) noexcept {
+#pragma GCC unroll 16
+    for (size_t k = 0; k < n29; ++k) vst(r.l[k], _mm256_blendv_epi8(vld(y.l[k]), vld(x.l[k]), m));
+}
+// r = a 2^22 for a below 2^384 (the top limb below 2^7), the first operand of a product.
+inline void shifted(v29& r, const v29& a) noexcept {
+    constexpr int s = int(radix29<fp>::shift);
+    const v4 m = vmask();
+#pragma GCC unroll 16
+    for (size_t k = n29; k-- > 0;) {
+        v4 v = _mm256_slli_epi64(vld(a.l[k]), s);
+        if (k > 0) v = _mm256_or_si256(v, _mm256_srli_epi64(vld(a.l[k - 1]), 29 - s));
+        vst(r.l[k], _mm256_and_si256(v, m));
+    }
+}
+// r = a_shifted b / 2^406 = a b / R, below a b / 2^384 + p; r may be either operand.
+inline void mul(v29& r, const v29& a_shifted, const v29& b) noexcept {
+    kernel<n29>(&r.l[0][0], &a_shifted.l[0][0], &b.l[0][0], &radix29<fp>::consts.v[0][0]);
+}
+// t - m where that does not borrow, else t (t normalised, m a normalised constant).
+inline void subtract_if_at_least(v29& t, const std::array<uint64_t, n29>& m) noexcept {
+    const v4 mk = vmask();
+    v4 d[n29], borrow = _mm256_setzero_si256();
+#pragma GCC unroll 16
+    for (size_t k = 0; k < n29; ++k) {
+        const v4 v = _mm256_sub_epi64(_mm256_sub_epi64(vld(t.l[k]), _mm256_set1_epi64x(static_cast<long long>(m[k]))), borrow);
+        borrow = _mm256_srli_epi64(v, 63);
+        d[k] = _mm256_and_si256(v, mk);
+    }
+    const v4 keep = _mm256_sub_epi64(_mm256_setzero_si256(), borrow);  // all ones where t < m
+#pragma GCC unroll 16
+    for (size_t k = 0; k < n29; ++k) vst(t.l[k], _mm256_blendv_epi8(d[k], vld(t.l[k]), keep));
+}
+// A normalised value below 4p to its canonical form.
+inline void settle(v29& t) noexcept {
+    subtract_if_at_least(t, p2.norm);
+    subtract_if_at_least(t, p1.norm);
+}
+inline void load4(v29& r, const fp* src) noexcept {
+    v4 x[6];
+    load_soa<6>(src[0].mont.data(), x);
+    to_radix29<6, n29, 0>(x, r.l);
+}
+inline void store4(fp* dst, const v29& t) noexcept {
+    v4 r[n29], x[6];
+#pragma GCC unroll 16
+    for (size_t k = 0; k < n29; ++k) r[k] = vld(t.l[k]);
+    to_radix64<6, n29>(r, x);
+    store_soa<6>(dst[0].mont.data(), x);
+}
+
+// The inputs of one chunk of 4 additions, padded past n: x1 = 0, x2 = 1 (so x2 - x1 = 1 in the
+// unused lanes: their chain product stays 1 and nothing is written back), y = 0.
+struct chunk4 {
+    const fp *x1, *y1, *x2, *y2;
+    v4 neg;  // all ones in the lanes to subtract
+    size_t count;
+    fp pad[4][4];
+
+    void at(const fp* px1, const fp* py1, const fp* px2, const fp* py2, const uint8_t* pneg, size_t i, size_t n) {
+        count = std::min<size_t>(4, n - i);
+        long long m[4] = {};
+        for (size_t l = 0; l < count; ++l) m[l] = pneg[i + l] != 0 ? -1 : 0;
+        neg = _mm256_setr_epi64x(m[0], m[1], m[2], m[3]);
+        if (count == 4) {
+            x1 = px1 + i, y1 = py1 + i, x2 = px2 + i, y2 = py2 + i;
+            return;
+        }
+        const fp* src[4] = {px1 + i, py1 + i, px2 + i, py2 + i};
+        for (size_t v = 0; v < 4; ++v)
+            for (size_t l = 0; l < 4; ++l) pad[v][l] = l < count ? src[v][l] : (v == 2 ? fp::one() : fp::zero());
+        x1 = pad[0], y1 = pad[1], x2 = pad[2], y2 = pad[3];
+    }
+};
+
+// What the forward pass keeps per chunk for the backward pass: the prefix product, x1, x2 and
+// x2 - x1.
+struct record4 {
+    v29 prefix, a, b, d;
+};
+
+}  // namespace
+
+bool affine_add_batch_avx2(fp* x1, fp* y1, const fp* x2, const fp* y2, const uint8_t* negate, size_t n) {
+    const size_t chunks = (n + 3) / 4;
+    thread_local std::vector<record4, tbb::cache_aligned_allocator<record4>> rec;
+    if (rec.size() < chunks) rec.resize(chunks);
+    chunk4 ch;
+    // Forward: prefix[c] = prod_{c' <= c} (x2 - x1) lane by lane, below 1.41 p (d below 2p).
+    v29 acc_s;
+    for (size_t c = 0; c < chunks; ++c) {
+        ch.at(x1, y1, x2, y2, negate, 4 * c, n);
+        record4& r = rec[c];
+        load4(r.a, ch.x1);
+        load4(r.b, ch.x2);
+        sub<1>(r.d, r.b, r.a);
+        if (c == 0) r.prefix = r.d;
+        else mul(r.prefix, acc_s, r.d);
+        shifted(acc_s, r.prefix);
+    }
+    // The 4 lane totals, canonical, inverted by Montgomery's trick on 4 values.
+    v29 total = rec[chunks - 1].prefix;
+    settle(total);
+    fp t[4], pre[4], inv_of[4];
+    store4(t, total);
+    pre[0] = t[0];
+    for (size_t l = 1; l < 4; ++l) pre[l] = pre[l - 1] * t[l];
+    if (pre[3].is_zero()) return false;
+    fp inv = pre[3].inverse();
+    for (size_t l = 4; l-- > 1;) {
+        inv_of[l] = inv * pre[l - 1];
+        inv = inv * t[l];
+    }
+    inv_of[0] = inv;
+    // Backward: 1 / (x2 - x1) = inv prefix[c - 1], inv <- inv (x2 - x1) (below 1.3 p), then lambda,
+    // x3 and y3. For -p2, lambda is computed without its sign, which moves into y3.
+    v29 inv_v, inv_s, inv_d, num, lambda, lambda_s, sq, s, x3, e, y3, ya, yb;
+    load4(inv_v, inv_of);
+    for (size_t c = chunks; c-- > 0;) {
+        ch.at(x1, y1, x2, y2, negate, 4 * c, n);
+        const record4& r = rec[c];
+        if (c > 0) {
+            shifted(inv_s, inv_v);
+            mul(inv_d, inv_s, rec[c - 1].prefix);
+            mul(inv_v, inv_s, r.d);
+        } else {
+            inv_d = inv_v;
+        }
+        load4(ya, ch.y1);
+        load4(yb, ch.y2);
+        // num = y2 + y1 (negated lanes) or y2 + p - y1: below 2p.
+        add(num, yb, ya);
+        sub<1>(s, yb, ya);
+        select(num, ch.neg, num, s);
+        shifted(num, num);
+        mul(lambda, num, inv_d);  // below 1.3 p
+        shifted(lambda_s, lambda);
+        mul(sq, lambda_s, lambda);  // below 1.2 p
+        // x3 = lambda^2 + 2p - (x1 + x2): below 3.2 p, then canonical.
+        add(s, r.a, r.b);
+        sub<2>(x3, sq, s);
+        settle(x3);
+        // e = x3 - x1 (negated lanes) or x1 - x3, below 2p; y3 = lambda e + p - y1 below 2.3 p.
+        sub<1>(e, x3, r.a);
+        sub<1>(s, r.a, x3);
+        select(e, ch.neg, e, s);
+        mul(y3, lambda_s, e);
+        sub<1>(y3, y3, ya);
+        settle(y3);
+        if (ch.count == 4) {
+            store4(x1 + 4 * c, x3);
+            store4(y1 + 4 * c, y3);
+        } else {
+            fp out[2][4];
+            store4(out[0], x3);
+            store4(out[1], y3);
+            for (size_t l = 0; l < ch.count; ++l) x1[4 * c + l] = out[0][l], y1[4 * c + l] = out[1][l];
+        }
+    }
+    return true;
 }
 
 template void mul_chunks_avx2<fp, false>(fp*, const fp*, const fp*, size_t) noexcept;

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "ff/fields.hpp"
 
@@ -20,5 +21,13 @@ namespace c2lab::ff::detail {
 // Only where C2LAB_HAVE_X86_ASM (the kernels are x86-64 assembly).
 template <class F, bool Square>
 void mul_chunks_avx2(F* out, const F* a, const F* b, size_t chunks) noexcept;
+
+// Batched affine additions over Fp (ff::affine_add_batch on batch_path::avx2, G1's bucket
+// additions): (x1[i], y1[i]) <- (x1[i], y1[i]) + (x2[i], negate[i] ? -y2[i] : y2[i]), bit-identical
+// to the scalar path. 4 interleaved prefix-product chains (lane l takes the elements i = l mod 4),
+// every value in radix 2^29 from the loads to the stores, the 4 lane totals inverted by
+// Montgomery's trick on 4 values. False, with nothing written, where some x1[i] == x2[i] (a lane
+// total is zero). The spans are checked by the caller (same lengths, no overlap).
+bool affine_add_batch_avx2(fp* x1, fp* y1, const fp* x2, const fp* y2, const uint8_t* negate, size_t n);
 
 }  // namespace c2lab::ff::detail

@@ -40,6 +40,9 @@ bool ifma_available() noexcept;
 // (c2lab is compiled for x86-64-v3, so AVX2 is there wherever c2lab runs at all).
 bool avx2_available() noexcept;
 const char* to_string(batch_path p) noexcept;
+// The path of the MSM's batched affine additions (affine_add_batch) over Fp (G1) or Fp2 (G2):
+// ifma where available, else avx2 for Fp where cpu::prefer_avx2_batches, else scalar.
+batch_path affine_batch_path(bool fp2) noexcept;
 
 void mul_batch(std::span<fp> out, std::span<const fp> a, std::span<const fp> b);
 void mul_batch(std::span<fr> out, std::span<const fr> a, std::span<const fr> b);

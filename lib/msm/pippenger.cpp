@@ -178,7 +178,21 @@ struct affine_adder {
     // 0.538, 2^18 0.520 -> 0.528 and 0.526 of blst's time: nothing the noise lets through, so
     // the scalar path reads the points where they lie.
     static constexpr bool ifma_curve = std::is_same_v<C, ec::g1_curve> || std::is_same_v<C, ec::g2_curve>;
-    const bool gather = ifma_curve && ff::default_batch_path() == ff::batch_path::ifma;
+    // The kernels of run(): ff::affine_add_batch on `path` over the gathered coordinates (IFMA,
+    // or AVX2 for G1), or the scalar chain through the points (gather false).
+    ff::batch_path path = ff::batch_path::scalar;
+    bool gather = false;
+
+    explicit affine_adder(msm_batch choice = msm_batch::automatic) {
+        if constexpr (ifma_curve) {
+            constexpr bool fp2 = std::is_same_v<C, ec::g2_curve>;
+            path = ff::affine_batch_path(fp2);
+            if (choice == msm_batch::scalar) path = ff::batch_path::scalar;
+            else if (choice == msm_batch::ifma) path = ff::batch_path::ifma;
+            else if (choice == msm_batch::avx2 && !fp2) path = ff::batch_path::avx2;
+            gather = path != ff::batch_path::scalar;
+        }
+    }
     std::vector<F, tbb::cache_aligned_allocator<F>> gx1, gy1, gx2, gy2;
 
     void clear() noexcept { count = 0; }
@@ -216,7 +230,7 @@ struct affine_adder {
         // path below), the sums scattered back.
         if constexpr (ifma_curve) {
             if (gather) {
-                ff::affine_add_batch(ff::batch_path::ifma, std::span(gx1).first(n), std::span(gy1).first(n),
+                ff::affine_add_batch(path, std::span(gx1).first(n), std::span(gy1).first(n),
                                      std::span<const F>(gx2).first(n), std::span<const F>(gy2).first(n),
                                      std::span<const uint8_t>(neg).first(n));
                 // The buckets written back are prefetched for writing 8 ahead: between the push
@@ -456,6 +470,8 @@ struct batched_reduction {
     std::vector<A> running, sum;
     affine_adder<C> adder;
 
+    explicit batched_reduction(msm_batch choice) : adder(choice) {}
+
     void add(A& a, const A& b) { add_or_queue(adder, a, b); }
 
     J reduce(std::span<const A> buckets, size_t segments) {
@@ -497,6 +513,8 @@ struct bucket_scratch {
     std::vector<affine_batch_buckets<C>> affine;  // one per window of a group
     affine_adder<C> adder;                         // the batch the group's windows share
     batched_reduction<C> reduction;
+
+    explicit bucket_scratch(const msm_config& config) : adder(config.batch), reduction(config.batch) {}
 };
 
 // Walks the pairs of positions [begin, end) of the list the density runs along (the points
@@ -791,14 +809,14 @@ std::array<ec::jacobian<C>, 2> run_windows(const plan& p, std::span<const ec::af
                         kept ? kept->reduce : true);
     };
     if (threads == 1) {
-        bucket_scratch<C> buckets;
+        bucket_scratch<C> buckets(config);
         for (size_t t = 0; t < tasks; ++t) run_task(t, buckets);
     } else {
         // Each worker takes the next task in order (the whole groups first, the cut ones
         // last), so the threads end within a fraction of a window of each other.
         std::atomic<size_t> next{0};
         tbb::parallel_for(tbb::blocked_range<unsigned>(0, threads, 1), [&](const tbb::blocked_range<unsigned>&) {
-            bucket_scratch<C> buckets;
+            bucket_scratch<C> buckets(config);
             for (size_t t; (t = next.fetch_add(1, std::memory_order_relaxed)) < tasks;) run_task(t, buckets);
         });
     }

@@ -48,10 +48,17 @@ namespace c2lab::msm {
 // the batches where buckets are large enough for them to pay.
 enum class bucket_add { automatic, xyzz, batch_affine };
 
+// The kernels of the batched affine additions (the msm_batch flag): automatic takes
+// ff::affine_batch_path (AVX-512 IFMA where it runs, else the AVX2 kernels for G1 where
+// cpu::prefer_avx2_batches, else the scalar products); the others force one. G2 has no AVX2
+// kernel: avx2 leaves its batches on the automatic choice.
+enum class msm_batch { automatic, scalar, avx2, ifma };
+
 struct msm_config {
     window_policy window = window_policy::ln();  // the msm_window flag; default bellperson's rule
     unsigned threads = 0;                        // 0: the caller's arena (all cores by default)
     enum bucket_add bucket_add = bucket_add::automatic;
+    enum msm_batch batch = msm_batch::automatic;
     // The endomorphism split (glv.hpp): each scalar k of a pair (P, k) becomes +-k1 and
     // +-k2 with 127-bit k1, k2, taken by two parts of the windows over P (above); the window
     // is then window.glv_bits_for(n) (with windows of fewer than 3 bits, which the signed

@@ -38,6 +38,26 @@ constexpr flag_def<fv> registry[] = {
      "only), fixed N bits, or the endomorphism split's 128 bits spread over N windows",
      [](fv& v, const std::string& x) { v.msm_window = msm::window_policy::parse(x); },
      [](const fv& v) { return v.msm_window.to_string(); }},
+    {"msm_batch", "auto|scalar|avx2|ifma", "auto", "msm",
+     "kernels of the MSM's batched affine additions: auto takes AVX-512 IFMA where it runs, else the 4-lane "
+     "AVX2 kernels for G1 on AMD family 0x19 (Zen 3, Zen 4), else the scalar products; the others force one "
+     "(G2 has no AVX2 kernel: avx2 leaves it on auto; ifma where the CPU lacks it fails)",
+     [](fv& v, const std::string& x) {
+         const std::string_view k = pick_variant("msm_batch", x, {"auto", "scalar", "avx2", "ifma"});
+         v.msm_batch = k == "scalar" ? msm::msm_batch::scalar
+                       : k == "avx2" ? msm::msm_batch::avx2
+                       : k == "ifma" ? msm::msm_batch::ifma
+                                     : msm::msm_batch::automatic;
+     },
+     [](const fv& v) {
+         switch (v.msm_batch) {
+             case msm::msm_batch::scalar: return std::string("scalar");
+             case msm::msm_batch::avx2: return std::string("avx2");
+             case msm::msm_batch::ifma: return std::string("ifma");
+             case msm::msm_batch::automatic: break;
+         }
+         return std::string("auto");
+     }},
     {"b_g2_msm", "serial|parallel", "serial", "msm", "run the G2 MSM after the G1 MSMs, or concurrently with them",
      [](fv& v, const std::string& x) { v.b_g2 = groth16::parse_b_g2_msm(x); },
      [](const fv& v) { return std::string(groth16::to_string(v.b_g2)); }},
@@ -145,6 +165,7 @@ std::vector<std::pair<std::string, std::string>> flag_values::as_text() const {
 groth16::prover_config flag_values::prover(groth16::prover_backend* backend) const {
     groth16::prover_config cfg;
     cfg.msm.window = msm_window;
+    cfg.msm.batch = msm_batch;
     cfg.b_g2 = b_g2;
     cfg.msm_split = msm_split;
     cfg.ntt.pair = ntt_pair;

@@ -79,6 +79,7 @@ struct flag_values {
     r1cs::presize_mode presize = r1cs::presize_mode::prefault;
     r1cs::witness_memory witness_memory = r1cs::witness_memory::reuse;
     msm::window_policy msm_window = msm::window_policy::ln();
+    msm::msm_batch msm_batch = msm::msm_batch::automatic;
     groth16::b_g2_msm b_g2 = groth16::b_g2_msm::serial;
     bool msm_split = true;         // msm_split=on: 0/1 scalars summed before Pippenger
     r1cs::synth_mode synth = r1cs::synth_mode::automatic;  // synth=direct|pce|auto
