@@ -50,7 +50,7 @@ extern const bool use_ifma;
 // wherever it runs at all.
 extern const bool use_avx2_asm;
 
-// True where the MSM's batched affine additions (G1, G2) take the AVX2 kernels when AVX-512
+// True where the MSM's batched affine additions over Fp (G1) take the AVX2 kernels when AVX-512
 // IFMA does not run (ff::affine_batch_path): AMD cores of family 0x19 (Zen 3, Zen 4), where the
 // scalar product is slow (its mulx and adds do not overlap). Decided from measurements on Zen 4
 // without AVX-512 (see lib/ff/avx2_batch.hpp); Zen 3, not measured, takes Zen 4's choice.

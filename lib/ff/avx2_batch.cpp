@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <type_traits>
 #include <vector>
 
 #include <tbb/cache_aligned_allocator.h>
@@ -63,10 +62,9 @@ void kernel(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* k
 
 // 4 elements of N64 limbs (element e at x + N64 e) to N64 vectors (limb j of element e in lane e
 // of v[j]): 4x4 transposes in registers, and for limbs 4 and 5 (Fp) one of two 128-bit halves.
-// Stride: words from one element's limbs to the next's (N64, or 12 for a component of Fp2).
-template <size_t N64, size_t Stride = N64>
+template <size_t N64>
 inline void load_soa(const uint64_t* x, __m256i* v) noexcept {
-    auto ld = [&](size_t e, size_t j) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + Stride * e + j)); };
+    auto ld = [&](size_t e, size_t j) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + N64 * e + j)); };
     const __m256i r0 = ld(0, 0), r1 = ld(1, 0), r2 = ld(2, 0), r3 = ld(3, 0);
     const __m256i t0 = _mm256_unpacklo_epi64(r0, r1), t1 = _mm256_unpackhi_epi64(r0, r1);
     const __m256i t2 = _mm256_unpacklo_epi64(r2, r3), t3 = _mm256_unpackhi_epi64(r2, r3);
@@ -75,7 +73,7 @@ inline void load_soa(const uint64_t* x, __m256i* v) noexcept {
     v[2] = _mm256_permute2x128_si256(t0, t2, 0x31);
     v[3] = _mm256_permute2x128_si256(t1, t3, 0x31);
     if constexpr (N64 == 6) {
-        auto ld2 = [&](size_t e) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(x + Stride * e + 4)); };
+        auto ld2 = [&](size_t e) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(x + 6 * e + 4)); };
         const __m256i h01 = _mm256_set_m128i(ld2(1), ld2(0)), h23 = _mm256_set_m128i(ld2(3), ld2(2));
         // [e0.4 e2.4 e1.4 e3.4] and [e0.5 e2.5 e1.5 e3.5], lanes 1 and 2 swapped back.
         v[4] = _mm256_permute4x64_epi64(_mm256_unpacklo_epi64(h01, h23), 0xd8);
@@ -86,9 +84,9 @@ inline void load_soa(const uint64_t* x, __m256i* v) noexcept {
 }
 
 // The inverse of load_soa.
-template <size_t N64, size_t Stride = N64>
+template <size_t N64>
 inline void store_soa(uint64_t* x, const __m256i* v) noexcept {
-    auto st = [&](size_t e, size_t j, __m256i y) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(x + Stride * e + j), y); };
+    auto st = [&](size_t e, size_t j, __m256i y) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(x + N64 * e + j), y); };
     const __m256i t0 = _mm256_unpacklo_epi64(v[0], v[1]), t1 = _mm256_unpackhi_epi64(v[0], v[1]);
     const __m256i t2 = _mm256_unpacklo_epi64(v[2], v[3]), t3 = _mm256_unpackhi_epi64(v[2], v[3]);
     const __m256i r0 = _mm256_permute2x128_si256(t0, t2, 0x20), r1 = _mm256_permute2x128_si256(t1, t3, 0x20);
@@ -98,7 +96,7 @@ inline void store_soa(uint64_t* x, const __m256i* v) noexcept {
         st(0, 0, r0), st(1, 0, r1), st(2, 0, r2), st(3, 0, r3);
         const __m256i lo = _mm256_unpacklo_epi64(v[4], v[5]), hi = _mm256_unpackhi_epi64(v[4], v[5]);
         // lo = [e0.4 e0.5 e2.4 e2.5], hi = [e1.4 e1.5 e3.4 e3.5]
-        auto st2 = [&](size_t e, __m128i y) { _mm_storeu_si128(reinterpret_cast<__m128i*>(x + Stride * e + 4), y); };
+        auto st2 = [&](size_t e, __m128i y) { _mm_storeu_si128(reinterpret_cast<__m128i*>(x + 6 * e + 4), y); };
         st2(0, _mm256_castsi256_si128(lo)), st2(2, _mm256_extracti128_si256(lo, 1));
         st2(1, _mm256_castsi256_si128(hi)), st2(3, _mm256_extracti128_si256(hi, 1));
     } else {
@@ -183,21 +181,16 @@ void mul_chunks_avx2(F* out, const F* a, const F* b, size_t chunks) noexcept {
     }
 }
 
-// Batched affine additions over Fp and Fp2. Values are v29: 4 lanes, 14 limbs of 29 bits (the
-// kernel's layout), normalised (every limb below 2^29) between the steps, their bounds in
-// multiples of p: a product t = (a 2^22) b / R' takes a below 2^384 (its shift by 22 bits must
-// fit 406 bits) and gives t < a b / 2^384 + p, below 1.41 p for a, b below 2p (4 p^2 / 2^384 =
-// 0.41 p). G1's kernel keeps values below 2p between the steps (lazy); G2's brings every Fp2
-// result to its canonical form, as the IFMA path's does.
+// Batched affine additions over Fp. Values are v29: 4 lanes, 14 limbs of 29 bits (the kernel's
+// layout), normalised (every limb below 2^29) between the steps, their bounds in multiples of p:
+// a product t = (a 2^22) b / R' takes a below 2^384 (its shift by 22 bits must fit 406 bits) and
+// gives t < a b / 2^384 + p, below 1.41 p for a, b below 2p (4 p^2 / 2^384 = 0.41 p).
 namespace {
 
 using v4 = __m256i;
 constexpr size_t n29 = radix29<fp>::n29;
 struct alignas(32) v29 {
     uint64_t l[n29][4];
-};
-struct v29x2 {
-    v29 c0, c1;
 };
 
 inline v4 vld(const uint64_t* p) noexcept { return _mm256_load_si256(reinterpret_cast<const v4*>(p)); }
@@ -222,8 +215,8 @@ struct multiple_of_p {
             borrowed[k] = norm[k] + (k + 1 < n29 ? uint64_t{1} << 29 : 0) - (k > 0 ? 1 : 0);
     }
 };
-template <unsigned K>
-constexpr multiple_of_p<K> kp{};
+constexpr multiple_of_p<1> p1{};
+constexpr multiple_of_p<2> p2{};
 
 // Carries up: limbs of up to 63 bits, non-negative below the top one, to 29-bit limbs.
 inline void normalize(v29& r, const v4* t) noexcept {
@@ -247,14 +240,15 @@ inline void add(v29& r, const v29& a, const v29& b) noexcept {
     for (size_t k = 0; k < n29; ++k) t[k] = _mm256_add_epi64(vld(a.l[k]), vld(b.l[k]));
     normalize(r, t);
 }
-// r = a + K p - b for b below K p, normalised.
+// r = a + K p - b for b below K p (K = 1, 2), normalised.
 template <unsigned K>
 inline void sub(v29& r, const v29& a, const v29& b) noexcept {
+    const auto& c = K == 1 ? p1.borrowed : p2.borrowed;
     v4 t[n29];
 #pragma GCC unroll 16
     for (size_t k = 0; k < n29; ++k)
-        t[k] = _mm256_sub_epi64(
-            _mm256_add_epi64(vld(a.l[k]), _mm256_set1_epi64x(static_cast<long long>(kp<K>.borrowed[k]))), vld(b.l[k]));
+        t[k] = _mm256_sub_epi64(_mm256_add_epi64(vld(a.l[k]), _mm256_set1_epi64x(static_cast<long long>(c[k]))),
+                                vld(b.l[k]));
     normalize(r, t);
 }
 // Lane by lane: x where m is all ones, y elsewhere.
@@ -291,49 +285,11 @@ inline void subtract_if_at_least(v29& t, const std::array<uint64_t, n29>& m) noe
 #pragma GCC unroll 16
     for (size_t k = 0; k < n29; ++k) vst(t.l[k], _mm256_blendv_epi8(d[k], vld(t.l[k]), keep));
 }
-// A normalised value below B p (B = 2, 4 or 8) to its canonical form.
-template <unsigned B>
+// A normalised value below 4p to its canonical form.
 inline void settle(v29& t) noexcept {
-    static_assert(B == 2 || B == 4 || B == 8);
-    if constexpr (B == 8) subtract_if_at_least(t, kp<4>.norm);
-    if constexpr (B >= 4) subtract_if_at_least(t, kp<2>.norm);
-    subtract_if_at_least(t, kp<1>.norm);
+    subtract_if_at_least(t, p2.norm);
+    subtract_if_at_least(t, p1.norm);
 }
-
-// Fp2 = Fp[u] / (u^2 + 1) on canonical components, every result canonical: Karatsuba products
-// (3 Fp products), complex squares (2), as fp2's operators.
-inline void add(v29x2& r, const v29x2& a, const v29x2& b) noexcept {
-    add(r.c0, a.c0, b.c0), settle<2>(r.c0);
-    add(r.c1, a.c1, b.c1), settle<2>(r.c1);
-}
-inline void sub(v29x2& r, const v29x2& a, const v29x2& b) noexcept {
-    sub<1>(r.c0, a.c0, b.c0), settle<2>(r.c0);
-    sub<1>(r.c1, a.c1, b.c1), settle<2>(r.c1);
-}
-inline void select(v29x2& r, v4 m, const v29x2& x, const v29x2& y) noexcept {
-    select(r.c0, m, x.c0, y.c0), select(r.c1, m, x.c1, y.c1);
-}
-// v0 = a0 b0, v1 = a1 b1 (below 1.1 p), s = (a0 + a1)(b0 + b1) (below 1.41 p); c0 = v0 + 2p - v1
-// below 3.1 p, c1 = s + 4p - (v0 + v1) below 5.5 p.
-inline void mul(v29x2& r, const v29x2& a, const v29x2& b) noexcept {
-    v29 as, v0, v1, sa, sb;
-    shifted(as, a.c0), mul(v0, as, b.c0);
-    shifted(as, a.c1), mul(v1, as, b.c1);
-    add(sa, a.c0, a.c1), add(sb, b.c0, b.c1);
-    shifted(sa, sa), mul(sa, sa, sb);
-    sub<2>(r.c0, v0, v1), settle<4>(r.c0);
-    add(v0, v0, v1), sub<4>(r.c1, sa, v0), settle<8>(r.c1);
-}
-// c0 = (a0 + a1)(a0 + p - a1) below 1.41 p, c1 = 2 a0 a1 below 2.2 p.
-inline void sqr(v29x2& r, const v29x2& a) noexcept {
-    v29 s, d, m;
-    shifted(s, a.c0), mul(m, s, a.c1);
-    add(s, a.c0, a.c1), sub<1>(d, a.c0, a.c1);
-    shifted(s, s), mul(r.c0, s, d), settle<2>(r.c0);
-    add(r.c1, m, m), settle<4>(r.c1);
-}
-
-// Loads 4 consecutive elements (canonical) into lanes, and stores canonical lanes back.
 inline void load4(v29& r, const fp* src) noexcept {
     v4 x[6];
     load_soa<6>(src[0].mont.data(), x);
@@ -346,35 +302,16 @@ inline void store4(fp* dst, const v29& t) noexcept {
     to_radix64<6, n29>(r, x);
     store_soa<6>(dst[0].mont.data(), x);
 }
-inline void load4(v29x2& r, const fp2* src) noexcept {
-    v4 x[6];
-    load_soa<6, 12>(src[0].c0.mont.data(), x);
-    to_radix29<6, n29, 0>(x, r.c0.l);
-    load_soa<6, 12>(src[0].c1.mont.data(), x);
-    to_radix29<6, n29, 0>(x, r.c1.l);
-}
-inline void store4(fp2* dst, const v29x2& t) noexcept {
-    v4 r[n29], x[6];
-#pragma GCC unroll 16
-    for (size_t k = 0; k < n29; ++k) r[k] = vld(t.c0.l[k]);
-    to_radix64<6, n29>(r, x);
-    store_soa<6, 12>(dst[0].c0.mont.data(), x);
-#pragma GCC unroll 16
-    for (size_t k = 0; k < n29; ++k) r[k] = vld(t.c1.l[k]);
-    to_radix64<6, n29>(r, x);
-    store_soa<6, 12>(dst[0].c1.mont.data(), x);
-}
 
 // The inputs of one chunk of 4 additions, padded past n: x1 = 0, x2 = 1 (so x2 - x1 = 1 in the
 // unused lanes: their chain product stays 1 and nothing is written back), y = 0.
-template <class F>
 struct chunk4 {
-    const F *x1, *y1, *x2, *y2;
+    const fp *x1, *y1, *x2, *y2;
     v4 neg;  // all ones in the lanes to subtract
     size_t count;
-    F pad[4][4];
+    fp pad[4][4];
 
-    void at(const F* px1, const F* py1, const F* px2, const F* py2, const uint8_t* pneg, size_t i, size_t n) {
+    void at(const fp* px1, const fp* py1, const fp* px2, const fp* py2, const uint8_t* pneg, size_t i, size_t n) {
         count = std::min<size_t>(4, n - i);
         long long m[4] = {};
         for (size_t l = 0; l < count; ++l) m[l] = pneg[i + l] != 0 ? -1 : 0;
@@ -383,140 +320,98 @@ struct chunk4 {
             x1 = px1 + i, y1 = py1 + i, x2 = px2 + i, y2 = py2 + i;
             return;
         }
-        const F* src[4] = {px1 + i, py1 + i, px2 + i, py2 + i};
+        const fp* src[4] = {px1 + i, py1 + i, px2 + i, py2 + i};
         for (size_t v = 0; v < 4; ++v)
-            for (size_t l = 0; l < 4; ++l) pad[v][l] = l < count ? src[v][l] : (v == 2 ? F::one() : F::zero());
+            for (size_t l = 0; l < 4; ++l) pad[v][l] = l < count ? src[v][l] : (v == 2 ? fp::one() : fp::zero());
         x1 = pad[0], y1 = pad[1], x2 = pad[2], y2 = pad[3];
     }
 };
 
-template <class F>
-using lanes_of = std::conditional_t<std::is_same_v<F, fp>, v29, v29x2>;
-
 // What the forward pass keeps per chunk for the backward pass: the prefix product, x1, x2 and
 // x2 - x1.
-template <class F>
 struct record4 {
-    lanes_of<F> prefix, a, b, d;
+    v29 prefix, a, b, d;
 };
 
-template <class F>
-bool affine_add_batch(F* x1, F* y1, const F* x2, const F* y2, const uint8_t* negate, size_t n) {
-    using V = lanes_of<F>;
-    constexpr bool g1 = std::is_same_v<F, fp>;
+}  // namespace
+
+bool affine_add_batch_avx2(fp* x1, fp* y1, const fp* x2, const fp* y2, const uint8_t* negate, size_t n) {
     const size_t chunks = (n + 3) / 4;
-    thread_local std::vector<record4<F>, tbb::cache_aligned_allocator<record4<F>>> rec;
+    thread_local std::vector<record4, tbb::cache_aligned_allocator<record4>> rec;
     if (rec.size() < chunks) rec.resize(chunks);
-    chunk4<F> ch;
-    // Forward: prefix[c] = prod_{c' <= c} (x2 - x1) lane by lane (G1: below 1.41 p, d below 2p).
-    v29 acc_s;  // G1: the last prefix, shifted for the next product
+    chunk4 ch;
+    // Forward: prefix[c] = prod_{c' <= c} (x2 - x1) lane by lane, below 1.41 p (d below 2p).
+    v29 acc_s;
     for (size_t c = 0; c < chunks; ++c) {
         ch.at(x1, y1, x2, y2, negate, 4 * c, n);
-        record4<F>& r = rec[c];
+        record4& r = rec[c];
         load4(r.a, ch.x1);
         load4(r.b, ch.x2);
-        if constexpr (g1) {
-            sub<1>(r.d, r.b, r.a);
-            if (c == 0) r.prefix = r.d;
-            else mul(r.prefix, acc_s, r.d);
-            shifted(acc_s, r.prefix);
-        } else {
-            sub(r.d, r.b, r.a);
-            if (c == 0) r.prefix = r.d;
-            else mul(r.prefix, rec[c - 1].prefix, r.d);
-        }
+        sub<1>(r.d, r.b, r.a);
+        if (c == 0) r.prefix = r.d;
+        else mul(r.prefix, acc_s, r.d);
+        shifted(acc_s, r.prefix);
     }
     // The 4 lane totals, canonical, inverted by Montgomery's trick on 4 values.
-    V total = rec[chunks - 1].prefix;
-    if constexpr (g1) settle<2>(total);
-    F t[4], pre[4], inv_of[4];
+    v29 total = rec[chunks - 1].prefix;
+    settle(total);
+    fp t[4], pre[4], inv_of[4];
     store4(t, total);
     pre[0] = t[0];
     for (size_t l = 1; l < 4; ++l) pre[l] = pre[l - 1] * t[l];
     if (pre[3].is_zero()) return false;
-    F inv = pre[3].inverse();
+    fp inv = pre[3].inverse();
     for (size_t l = 4; l-- > 1;) {
         inv_of[l] = inv * pre[l - 1];
         inv = inv * t[l];
     }
     inv_of[0] = inv;
-    // Backward: 1 / (x2 - x1) = inv prefix[c - 1], inv <- inv (x2 - x1) (G1: below 1.3 p), then
-    // lambda, x3 and y3. For -p2, lambda is computed without its sign, which moves into y3.
-    V inv_v, inv_d, num, lambda, x3, e, y3, ya, yb, s;
+    // Backward: 1 / (x2 - x1) = inv prefix[c - 1], inv <- inv (x2 - x1) (below 1.3 p), then lambda,
+    // x3 and y3. For -p2, lambda is computed without its sign, which moves into y3.
+    v29 inv_v, inv_s, inv_d, num, lambda, lambda_s, sq, s, x3, e, y3, ya, yb;
     load4(inv_v, inv_of);
     for (size_t c = chunks; c-- > 0;) {
         ch.at(x1, y1, x2, y2, negate, 4 * c, n);
-        const record4<F>& r = rec[c];
+        const record4& r = rec[c];
+        if (c > 0) {
+            shifted(inv_s, inv_v);
+            mul(inv_d, inv_s, rec[c - 1].prefix);
+            mul(inv_v, inv_s, r.d);
+        } else {
+            inv_d = inv_v;
+        }
         load4(ya, ch.y1);
         load4(yb, ch.y2);
-        if constexpr (g1) {
-            v29 inv_s, lambda_s, sq;
-            if (c > 0) {
-                shifted(inv_s, inv_v);
-                mul(inv_d, inv_s, rec[c - 1].prefix);
-                mul(inv_v, inv_s, r.d);
-            } else {
-                inv_d = inv_v;
-            }
-            // num = y2 + y1 (negated lanes) or y2 + p - y1: below 2p.
-            add(num, yb, ya);
-            sub<1>(s, yb, ya);
-            select(num, ch.neg, num, s);
-            shifted(num, num);
-            mul(lambda, num, inv_d);  // below 1.3 p
-            shifted(lambda_s, lambda);
-            mul(sq, lambda_s, lambda);  // below 1.2 p
-            // x3 = lambda^2 + 2p - (x1 + x2): below 3.2 p, then canonical.
-            add(s, r.a, r.b);
-            sub<2>(x3, sq, s);
-            settle<4>(x3);
-            // e = x3 - x1 (negated lanes) or x1 - x3, below 2p; y3 = lambda e + p - y1 below 2.3 p.
-            sub<1>(e, x3, r.a);
-            sub<1>(s, r.a, x3);
-            select(e, ch.neg, e, s);
-            mul(y3, lambda_s, e);
-            sub<1>(y3, y3, ya);
-            settle<4>(y3);
-        } else {
-            if (c > 0) {
-                mul(inv_d, inv_v, rec[c - 1].prefix);
-                mul(inv_v, inv_v, r.d);
-            } else {
-                inv_d = inv_v;
-            }
-            add(num, yb, ya);
-            sub(s, yb, ya);
-            select(num, ch.neg, num, s);
-            mul(lambda, num, inv_d);
-            sqr(x3, lambda);
-            sub(x3, x3, r.a);
-            sub(x3, x3, r.b);
-            sub(e, x3, r.a);
-            sub(s, r.a, x3);
-            select(e, ch.neg, e, s);
-            mul(y3, lambda, e);
-            sub(y3, y3, ya);
-        }
+        // num = y2 + y1 (negated lanes) or y2 + p - y1: below 2p.
+        add(num, yb, ya);
+        sub<1>(s, yb, ya);
+        select(num, ch.neg, num, s);
+        shifted(num, num);
+        mul(lambda, num, inv_d);  // below 1.3 p
+        shifted(lambda_s, lambda);
+        mul(sq, lambda_s, lambda);  // below 1.2 p
+        // x3 = lambda^2 + 2p - (x1 + x2): below 3.2 p, then canonical.
+        add(s, r.a, r.b);
+        sub<2>(x3, sq, s);
+        settle(x3);
+        // e = x3 - x1 (negated lanes) or x1 - x3, below 2p; y3 = lambda e + p - y1 below 2.3 p.
+        sub<1>(e, x3, r.a);
+        sub<1>(s, r.a, x3);
+        select(e, ch.neg, e, s);
+        mul(y3, lambda_s, e);
+        sub<1>(y3, y3, ya);
+        settle(y3);
         if (ch.count == 4) {
             store4(x1 + 4 * c, x3);
             store4(y1 + 4 * c, y3);
         } else {
-            F out[2][4];
+            fp out[2][4];
             store4(out[0], x3);
             store4(out[1], y3);
             for (size_t l = 0; l < ch.count; ++l) x1[4 * c + l] = out[0][l], y1[4 * c + l] = out[1][l];
         }
     }
     return true;
-}
-
-}  // namespace
-
-bool affine_add_batch_avx2(fp* x1, fp* y1, const fp* x2, const fp* y2, const uint8_t* negate, size_t n) {
-    return affine_add_batch<fp>(x1, y1, x2, y2, negate, n);
-}
-bool affine_add_batch_avx2(fp2* x1, fp2* y1, const fp2* x2, const fp2* y2, const uint8_t* negate, size_t n) {
-    return affine_add_batch<fp2>(x1, y1, x2, y2, negate, n);
 }
 
 template void mul_chunks_avx2<fp, false>(fp*, const fp*, const fp*, size_t) noexcept;

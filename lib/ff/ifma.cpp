@@ -1176,11 +1176,12 @@ __attribute__((target("avx512f,avx512ifma,avx512vl,avx512bw"))) void affine_add_
 static_assert(sizeof(fp) == 6 * sizeof(uint64_t) && sizeof(fr) == 4 * sizeof(uint64_t));
 
 // batch_path::avx2 has products (mul_batch, square_batch, scale_batch) and the batched additions
-// only: the butterflies refuse it rather than run another path under its name.
+// over Fp only: the butterflies and the additions over Fp2 refuse it rather than run another path
+// under its name.
 void refuse_avx2(batch_path path, const char* what) {
     if (path == batch_path::avx2)
         throw error(errc::device, std::string(what) + ": the AVX2 path has products (mul_batch, square_batch) and "
-                                                      "batched additions (affine_add_batch) only");
+                                                      "G1's batched additions (affine_add_batch over Fp) only");
 }
 
 template <class F, bool Square>
@@ -1408,6 +1409,7 @@ template <class F>
 template <class F>
 void affine_add_batch_impl(batch_path path, std::span<F> x1, std::span<F> y1, std::span<const F> x2,
                            std::span<const F> y2, std::span<const uint8_t> negate) {
+    if constexpr (!std::is_same_v<F, fp>) refuse_avx2(path, "affine_add_batch over Fp2");
     const size_t n = x1.size();
     if (y1.size() != n || x2.size() != n || y2.size() != n || negate.size() != n)
         throw error(errc::bad_input, "affine_add_batch: spans of " + std::to_string(n) + " (x1), " +
@@ -1426,16 +1428,18 @@ void affine_add_batch_impl(batch_path path, std::span<F> x1, std::span<F> y1, st
         overlap(y1.data(), bytes, negate.data(), n))
         throw error(errc::bad_input, "affine_add_batch: x1 and y1 must not overlap each other or an input");
     if (n == 0) return;
-    if (path == batch_path::avx2) {
+    if constexpr (std::is_same_v<F, fp>) {
+        if (path == batch_path::avx2) {
 #if defined(C2LAB_HAVE_X86_ASM)
-        if (!avx2_available())
-            throw error(errc::device, "affine_add_batch: the AVX2 path is off (C2LAB_PORTABLE is set)");
-        if (!detail::affine_add_batch_avx2(x1.data(), y1.data(), x2.data(), y2.data(), negate.data(), n))
-            refuse_equal_x<F>(x1, x2);
-        return;
+            if (!avx2_available())
+                throw error(errc::device, "affine_add_batch: the AVX2 path is off (C2LAB_PORTABLE is set)");
+            if (!detail::affine_add_batch_avx2(x1.data(), y1.data(), x2.data(), y2.data(), negate.data(), n))
+                refuse_equal_x<F>(x1, x2);
+            return;
 #else
-        throw error(errc::device, "affine_add_batch: the AVX2 path is not compiled in this build");
+            throw error(errc::device, "affine_add_batch: the AVX2 path is not compiled in this build");
 #endif
+        }
     }
     if (path == batch_path::ifma) {
 #if defined(C2LAB_IFMA_KERNELS)
@@ -1530,9 +1534,9 @@ bool avx2_available() noexcept {
     return cpu::use_avx2_asm;
 }
 
-batch_path affine_batch_path() noexcept {
+batch_path affine_batch_path(bool fp2) noexcept {
     if (ifma_available()) return batch_path::ifma;
-    if (avx2_available() && cpu::prefer_avx2_batches) return batch_path::avx2;
+    if (!fp2 && avx2_available() && cpu::prefer_avx2_batches) return batch_path::avx2;
     return batch_path::scalar;
 }
 

@@ -7,13 +7,12 @@
 //                       the scalar loop for the remaining n mod 8
 //   batch_path::scalar  the scalar loop over mont_field's operator* (mulx/adcx/adox assembly
 //                       or the portable C++ path, as mont_mul.hpp chooses)
-//   batch_path::avx2    mul_batch, square_batch and affine_add_batch: 4 multiplications per call
-//                       of a generated AVX2 kernel in radix 2^29 (ff/avx2_batch.hpp), chunks of
-//                       4 (the products: the scalar loop for the rest); on the AMD EPYC of family
-//                       25 model 17 (Zen 4) its product takes 81-85 cycles against the scalar
-//                       path's 118-122. The default of the MSM's batched additions where
-//                       cpu::prefer_avx2_batches (affine_batch_path), never of the products or the
-//                       NTT; the butterflies refuse it (c2lab::error, errc::device).
+//   batch_path::avx2    mul_batch and square_batch only: 4 multiplications per call of a
+//                       generated AVX2 kernel in radix 2^29 (ff/avx2_batch.hpp), chunks of 4,
+//                       the scalar loop for the rest; never the default (yet): on the AMD EPYC of
+//                       family 25 model 17 (Zen 4) its product takes 81-85 cycles against the
+//                       scalar path's 118-122, but the batched additions and the NTT do not take
+//                       it. The other functions refuse it (c2lab::error, errc::device).
 // C2LAB_NO_AVX512=1 or C2LAB_PORTABLE=1 in the environment turns the IFMA path off
 // (core/cpu.hpp). No AVX-512 intrinsic appears in this header: only ifma.cpp's kernels are
 // compiled for AVX-512, so every other file stays x86-64-v3 (and runs under valgrind).
@@ -41,9 +40,9 @@ bool ifma_available() noexcept;
 // (c2lab is compiled for x86-64-v3, so AVX2 is there wherever c2lab runs at all).
 bool avx2_available() noexcept;
 const char* to_string(batch_path p) noexcept;
-// The path of the MSM's batched affine additions (affine_add_batch): ifma where available, else
-// avx2 where cpu::prefer_avx2_batches, else scalar.
-batch_path affine_batch_path() noexcept;
+// The path of the MSM's batched affine additions (affine_add_batch) over Fp (G1) or Fp2 (G2):
+// ifma where available, else avx2 for Fp where cpu::prefer_avx2_batches, else scalar.
+batch_path affine_batch_path(bool fp2) noexcept;
 
 void mul_batch(std::span<fp> out, std::span<const fp> a, std::span<const fp> b);
 void mul_batch(std::span<fr> out, std::span<const fr> a, std::span<const fr> b);

@@ -178,17 +178,18 @@ struct affine_adder {
     // 0.538, 2^18 0.520 -> 0.528 and 0.526 of blst's time: nothing the noise lets through, so
     // the scalar path reads the points where they lie.
     static constexpr bool ifma_curve = std::is_same_v<C, ec::g1_curve> || std::is_same_v<C, ec::g2_curve>;
-    // The kernels of run(): ff::affine_add_batch on `path` over the gathered coordinates (IFMA
-    // or AVX2), or the scalar chain through the points (gather false).
+    // The kernels of run(): ff::affine_add_batch on `path` over the gathered coordinates (IFMA,
+    // or AVX2 for G1), or the scalar chain through the points (gather false).
     ff::batch_path path = ff::batch_path::scalar;
     bool gather = false;
 
     explicit affine_adder(msm_batch choice = msm_batch::automatic) {
         if constexpr (ifma_curve) {
-            path = choice == msm_batch::scalar ? ff::batch_path::scalar
-                   : choice == msm_batch::ifma ? ff::batch_path::ifma
-                   : choice == msm_batch::avx2 ? ff::batch_path::avx2
-                                               : ff::affine_batch_path();
+            constexpr bool fp2 = std::is_same_v<C, ec::g2_curve>;
+            path = ff::affine_batch_path(fp2);
+            if (choice == msm_batch::scalar) path = ff::batch_path::scalar;
+            else if (choice == msm_batch::ifma) path = ff::batch_path::ifma;
+            else if (choice == msm_batch::avx2 && !fp2) path = ff::batch_path::avx2;
             gather = path != ff::batch_path::scalar;
         }
     }
