@@ -62,9 +62,10 @@ void kernel(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* k
 
 // 4 elements of N64 limbs (element e at x + N64 e) to N64 vectors (limb j of element e in lane e
 // of v[j]): 4x4 transposes in registers, and for limbs 4 and 5 (Fp) one of two 128-bit halves.
-template <size_t N64>
+// Stride: words from one element's limbs to the next's (N64, or 12 for a component of Fp2).
+template <size_t N64, size_t Stride = N64>
 inline void load_soa(const uint64_t* x, __m256i* v) noexcept {
-    auto ld = [&](size_t e, size_t j) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + N64 * e + j)); };
+    auto ld = [&](size_t e, size_t j) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + Stride * e + j)); };
     const __m256i r0 = ld(0, 0), r1 = ld(1, 0), r2 = ld(2, 0), r3 = ld(3, 0);
     const __m256i t0 = _mm256_unpacklo_epi64(r0, r1), t1 = _mm256_unpackhi_epi64(r0, r1);
     const __m256i t2 = _mm256_unpacklo_epi64(r2, r3), t3 = _mm256_unpackhi_epi64(r2, r3);
@@ -73,7 +74,7 @@ inline void load_soa(const uint64_t* x, __m256i* v) noexcept {
     v[2] = _mm256_permute2x128_si256(t0, t2, 0x31);
     v[3] = _mm256_permute2x128_si256(t1, t3, 0x31);
     if constexpr (N64 == 6) {
-        auto ld2 = [&](size_t e) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(x + 6 * e + 4)); };
+        auto ld2 = [&](size_t e) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(x + Stride * e + 4)); };
         const __m256i h01 = _mm256_set_m128i(ld2(1), ld2(0)), h23 = _mm256_set_m128i(ld2(3), ld2(2));
         // [e0.4 e2.4 e1.4 e3.4] and [e0.5 e2.5 e1.5 e3.5], lanes 1 and 2 swapped back.
         v[4] = _mm256_permute4x64_epi64(_mm256_unpacklo_epi64(h01, h23), 0xd8);
@@ -84,9 +85,9 @@ inline void load_soa(const uint64_t* x, __m256i* v) noexcept {
 }
 
 // The inverse of load_soa.
-template <size_t N64>
+template <size_t N64, size_t Stride = N64>
 inline void store_soa(uint64_t* x, const __m256i* v) noexcept {
-    auto st = [&](size_t e, size_t j, __m256i y) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(x + N64 * e + j), y); };
+    auto st = [&](size_t e, size_t j, __m256i y) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(x + Stride * e + j), y); };
     const __m256i t0 = _mm256_unpacklo_epi64(v[0], v[1]), t1 = _mm256_unpackhi_epi64(v[0], v[1]);
     const __m256i t2 = _mm256_unpacklo_epi64(v[2], v[3]), t3 = _mm256_unpackhi_epi64(v[2], v[3]);
     const __m256i r0 = _mm256_permute2x128_si256(t0, t2, 0x20), r1 = _mm256_permute2x128_si256(t1, t3, 0x20);
@@ -96,7 +97,7 @@ inline void store_soa(uint64_t* x, const __m256i* v) noexcept {
         st(0, 0, r0), st(1, 0, r1), st(2, 0, r2), st(3, 0, r3);
         const __m256i lo = _mm256_unpacklo_epi64(v[4], v[5]), hi = _mm256_unpackhi_epi64(v[4], v[5]);
         // lo = [e0.4 e0.5 e2.4 e2.5], hi = [e1.4 e1.5 e3.4 e3.5]
-        auto st2 = [&](size_t e, __m128i y) { _mm_storeu_si128(reinterpret_cast<__m128i*>(x + 6 * e + 4), y); };
+        auto st2 = [&](size_t e, __m128i y) { _mm_storeu_si128(reinterpret_cast<__m128i*>(x + Stride * e + 4), y); };
         st2(0, _mm256_castsi256_si128(lo)), st2(2, _mm256_extracti128_si256(lo, 1));
         st2(1, _mm256_castsi256_si128(hi)), st2(3, _mm256_extracti128_si256(hi, 1));
     } else {
@@ -290,18 +291,24 @@ inline void settle(v29& t) noexcept {
     subtract_if_at_least(t, p2.norm);
     subtract_if_at_least(t, p1.norm);
 }
-inline void load4(v29& r, const fp* src) noexcept {
+// 4 elements of Fp (Stride 6), or one component of 4 elements of Fp2 (Stride 12), from the
+// first one's limbs.
+template <size_t Stride = 6>
+inline void load4(v29& r, const uint64_t* src) noexcept {
     v4 x[6];
-    load_soa<6>(src[0].mont.data(), x);
+    load_soa<6, Stride>(src, x);
     to_radix29<6, n29, 0>(x, r.l);
 }
-inline void store4(fp* dst, const v29& t) noexcept {
+template <size_t Stride = 6>
+inline void store4(uint64_t* dst, const v29& t) noexcept {
     v4 r[n29], x[6];
 #pragma GCC unroll 16
     for (size_t k = 0; k < n29; ++k) r[k] = vld(t.l[k]);
     to_radix64<6, n29>(r, x);
-    store_soa<6>(dst[0].mont.data(), x);
+    store_soa<6, Stride>(dst, x);
 }
+inline void load4(v29& r, const fp* src) noexcept { load4(r, src[0].mont.data()); }
+inline void store4(fp* dst, const v29& t) noexcept { store4(dst[0].mont.data(), t); }
 
 // The inputs of one chunk of 4 additions, padded past n: x1 = 0, x2 = 1 (so x2 - x1 = 1 in the
 // unused lanes: their chain product stays 1 and nothing is written back), y = 0.
@@ -333,6 +340,25 @@ struct record4 {
     v29 prefix, a, b, d;
 };
 
+// inv = the lane-wise inverses of the 4 totals (below 2p), canonical: Montgomery's trick on the 4
+// values and one inversion. False where a total is zero.
+bool invert_lanes(v29& inv, v29 total) {
+    settle(total);
+    fp t[4], pre[4], inv_of[4];
+    store4(t, total);
+    pre[0] = t[0];
+    for (size_t l = 1; l < 4; ++l) pre[l] = pre[l - 1] * t[l];
+    if (pre[3].is_zero()) return false;
+    fp x = pre[3].inverse();
+    for (size_t l = 4; l-- > 1;) {
+        inv_of[l] = x * pre[l - 1];
+        x = x * t[l];
+    }
+    inv_of[0] = x;
+    load4(inv, inv_of);
+    return true;
+}
+
 }  // namespace
 
 bool affine_add_batch_avx2(fp* x1, fp* y1, const fp* x2, const fp* y2, const uint8_t* negate, size_t n) {
@@ -352,24 +378,11 @@ bool affine_add_batch_avx2(fp* x1, fp* y1, const fp* x2, const fp* y2, const uin
         else mul(r.prefix, acc_s, r.d);
         shifted(acc_s, r.prefix);
     }
-    // The 4 lane totals, canonical, inverted by Montgomery's trick on 4 values.
-    v29 total = rec[chunks - 1].prefix;
-    settle(total);
-    fp t[4], pre[4], inv_of[4];
-    store4(t, total);
-    pre[0] = t[0];
-    for (size_t l = 1; l < 4; ++l) pre[l] = pre[l - 1] * t[l];
-    if (pre[3].is_zero()) return false;
-    fp inv = pre[3].inverse();
-    for (size_t l = 4; l-- > 1;) {
-        inv_of[l] = inv * pre[l - 1];
-        inv = inv * t[l];
-    }
-    inv_of[0] = inv;
+    v29 inv_v;
+    if (!invert_lanes(inv_v, rec[chunks - 1].prefix)) return false;
     // Backward: 1 / (x2 - x1) = inv prefix[c - 1], inv <- inv (x2 - x1) (below 1.3 p), then lambda,
     // x3 and y3. For -p2, lambda is computed without its sign, which moves into y3.
-    v29 inv_v, inv_s, inv_d, num, lambda, lambda_s, sq, s, x3, e, y3, ya, yb;
-    load4(inv_v, inv_of);
+    v29 inv_s, inv_d, num, lambda, lambda_s, sq, s, x3, e, y3, ya, yb;
     for (size_t c = chunks; c-- > 0;) {
         ch.at(x1, y1, x2, y2, negate, 4 * c, n);
         const record4& r = rec[c];
@@ -410,6 +423,66 @@ bool affine_add_batch_avx2(fp* x1, fp* y1, const fp* x2, const fp* y2, const uin
             store4(out[1], y3);
             for (size_t l = 0; l < ch.count; ++l) x1[4 * c + l] = out[0][l], y1[4 * c + l] = out[1][l];
         }
+    }
+    return true;
+}
+
+bool denominators_inverse_avx2(const fp2* d, const fp* norm, fp2* out, size_t n) {
+    const size_t chunks = (n + 3) / 4;
+    thread_local std::vector<v29, tbb::cache_aligned_allocator<v29>> prefix;
+    if (prefix.size() < chunks) prefix.resize(chunks);
+    // Chunk c's 4 norms, padded past n with 1 (the chains' products unchanged), and denominators
+    // padded with 0.
+    auto load_norms = [&](v29& r, size_t c) {
+        const size_t i = 4 * c, count = std::min<size_t>(4, n - i);
+        if (count == 4) return load4(r, norm + i);
+        fp pad[4];
+        for (size_t l = 0; l < 4; ++l) pad[l] = l < count ? norm[i + l] : fp::one();
+        load4(r, pad);
+    };
+    // Forward: prefix[c] = prod_{c' <= c} N lane by lane, below 1.41 p.
+    v29 nv, acc_s;
+    for (size_t c = 0; c < chunks; ++c) {
+        load_norms(nv, c);
+        if (c == 0) prefix[0] = nv;
+        else mul(prefix[c], acc_s, nv);
+        shifted(acc_s, prefix[c]);
+    }
+    v29 inv;
+    if (!invert_lanes(inv, prefix[chunks - 1])) return false;
+    // Backward: 1/N = inv prefix[c - 1] (below 1.2 p), inv <- inv N; then 1/d = (d0 / N, (p - d1) / N)
+    // as the scalar chain forms it, canonical (the products below 1.3 p, one subtraction).
+    static const v29 zero{};
+    v29 inv_s, e_inv, e_s, d0, d1, r0, r1;
+    for (size_t c = chunks; c-- > 0;) {
+        if (c > 0) {
+            shifted(inv_s, inv);
+            mul(e_inv, inv_s, prefix[c - 1]);
+            load_norms(nv, c);
+            mul(inv, inv_s, nv);
+        } else {
+            e_inv = inv;
+        }
+        const size_t i = 4 * c, count = std::min<size_t>(4, n - i);
+        fp2 pad[4];
+        const fp2* dc = d + i;
+        if (count < 4) {
+            for (size_t l = 0; l < 4; ++l) pad[l] = l < count ? d[i + l] : fp2::zero();
+            dc = pad;
+        }
+        load4<12>(d0, dc[0].c0.mont.data());
+        load4<12>(d1, dc[0].c1.mont.data());
+        sub<1>(d1, zero, d1);
+        shifted(e_s, e_inv);
+        mul(r0, e_s, d0);
+        mul(r1, e_s, d1);
+        settle(r0);
+        settle(r1);
+        fp2* oc = count == 4 ? out + i : pad;
+        store4<12>(oc[0].c0.mont.data(), r0);
+        store4<12>(oc[0].c1.mont.data(), r1);
+        if (count < 4)
+            for (size_t l = 0; l < count; ++l) out[i + l] = pad[l];
     }
     return true;
 }

@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "ff/fields.hpp"
+#include "ff/fp2.hpp"
 
 namespace c2lab::ff::detail {
 
@@ -34,5 +35,12 @@ void mul_chunks_avx2(F* out, const F* a, const F* b, size_t chunks) noexcept;
 // 678-690 ns against the scalar path's 553-558, whose Fp2 product reduces lazily: not kept (commit
 // 72cd05f has it).
 bool affine_add_batch_avx2(fp* x1, fp* y1, const fp* x2, const fp* y2, const uint8_t* negate, size_t n);
+
+// The inverses of n >= 1 Fp2 denominators d[i] (canonical) from their norms N(d) = d0^2 + d1^2
+// (norm[i]): out[i] = 1/d[i] = (d0 / N, (p - d1) / N), canonical, as G2's scalar chain forms them
+// (ff::affine_add_chain). The norms' Montgomery trick runs in 4 interleaved chains in radix 2^29,
+// and so do the two products of each 1/d: 5 of the 6 Fp products an addition of G2 spends on its
+// inversion, the norm itself staying scalar. False, with nothing written, where some norm is zero.
+bool denominators_inverse_avx2(const fp2* d, const fp* norm, fp2* out, size_t n);
 
 }  // namespace c2lab::ff::detail

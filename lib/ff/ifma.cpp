@@ -1176,12 +1176,11 @@ __attribute__((target("avx512f,avx512ifma,avx512vl,avx512bw"))) void affine_add_
 static_assert(sizeof(fp) == 6 * sizeof(uint64_t) && sizeof(fr) == 4 * sizeof(uint64_t));
 
 // batch_path::avx2 has products (mul_batch, square_batch, scale_batch) and the batched additions
-// over Fp only: the butterflies and the additions over Fp2 refuse it rather than run another path
-// under its name.
+// only: the butterflies refuse it rather than run another path under its name.
 void refuse_avx2(batch_path path, const char* what) {
     if (path == batch_path::avx2)
         throw error(errc::device, std::string(what) + ": the AVX2 path has products (mul_batch, square_batch) and "
-                                                      "G1's batched additions (affine_add_batch over Fp) only");
+                                                      "batched additions (affine_add_batch) only");
 }
 
 template <class F, bool Square>
@@ -1409,7 +1408,6 @@ template <class F>
 template <class F>
 void affine_add_batch_impl(batch_path path, std::span<F> x1, std::span<F> y1, std::span<const F> x2,
                            std::span<const F> y2, std::span<const uint8_t> negate) {
-    if constexpr (!std::is_same_v<F, fp>) refuse_avx2(path, "affine_add_batch over Fp2");
     const size_t n = x1.size();
     if (y1.size() != n || x2.size() != n || y2.size() != n || negate.size() != n)
         throw error(errc::bad_input, "affine_add_batch: spans of " + std::to_string(n) + " (x1), " +
@@ -1472,11 +1470,14 @@ void affine_add_batch_impl(batch_path path, std::span<F> x1, std::span<F> y1, st
     }
     // The scalar path, the reference the IFMA path matches: ff::affine_add_chain (in_place.hpp),
     // the same kernel as the MSM's bucket batches.
+    // (Fp2 on the AVX2 path: this chain, its inversion in AVX2 batches.)
+    if (path == batch_path::avx2 && !avx2_available())
+        throw error(errc::device, "affine_add_batch: the AVX2 path is off (C2LAB_PORTABLE is set, or not an x86-64 build)");
     thread_local add_chain_scratch<F> chain;
     if (!affine_add_chain(
             n, chain, [x1](size_t i) -> F& { return x1[i]; }, [y1](size_t i) -> F& { return y1[i]; },
             [x2](size_t i) -> const F& { return x2[i]; }, [y2](size_t i) -> const F& { return y2[i]; },
-            [negate](size_t i) { return negate[i] != 0; }))
+            [negate](size_t i) { return negate[i] != 0; }, path == batch_path::avx2))
         refuse_equal_x<F>(x1, x2);
 }
 
@@ -1536,7 +1537,8 @@ bool avx2_available() noexcept {
 
 batch_path affine_batch_path(bool fp2) noexcept {
     if (ifma_available()) return batch_path::ifma;
-    if (!fp2 && avx2_available() && cpu::prefer_avx2_batches) return batch_path::avx2;
+    (void)fp2;
+    if (avx2_available() && cpu::prefer_avx2_batches) return batch_path::avx2;
     return batch_path::scalar;
 }
 

@@ -41,7 +41,8 @@ bool ifma_available() noexcept;
 bool avx2_available() noexcept;
 const char* to_string(batch_path p) noexcept;
 // The path of the MSM's batched affine additions (affine_add_batch) over Fp (G1) or Fp2 (G2):
-// ifma where available, else avx2 for Fp where cpu::prefer_avx2_batches, else scalar.
+// ifma where available, else avx2 where cpu::prefer_avx2_batches, else scalar. (The same for both
+// fields today; G2's avx2 is the scalar chain with its inversion in AVX2 batches.)
 batch_path affine_batch_path(bool fp2) noexcept;
 
 void mul_batch(std::span<fp> out, std::span<const fp> a, std::span<const fp> b);

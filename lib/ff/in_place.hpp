@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/cpu.hpp"
+#include "ff/avx2_batch.hpp"
 #include "ff/fields.hpp"
 #include "ff/fp2.hpp"
 #include "ff/mont_mul.hpp"
@@ -185,6 +186,7 @@ struct add_chain_scratch {
     std::vector<F> denom;
     std::vector<fp> norm;    // Fp2: d0^2 + d1^2 of each denominator
     std::vector<fp> prefix;  // the chain's prefix products
+    std::vector<F> inverse;  // Fp2 with avx2_inverse: 1 / denom
 };
 
 // n affine additions (x1_i, y1_i) += (x2_i, y2_i), or += -(x2_i, y2_i) where neg(i), with one
@@ -223,8 +225,14 @@ struct add_chain_scratch {
 // factors multiply to at most 9 p^2 (3p by 3p for the first prefix products, 4p by 2p for y3),
 // so every product is below 2p. The MSM's buckets take this form during their pass and are
 // settled (brought below p) before anything else reads them.
+//
+// avx2_inverse (Fp2, x86-64 builds; the caller checks ff::avx2_available()): the inversion and
+// the 1/d products run in 4-lane AVX2 batches (detail::denominators_inverse_avx2) between the
+// forward pass and a backward pass without its chain: 5 of an addition's Fp products. The same
+// results bit for bit.
 template <bool Lazy = false, class F, class X1, class Y1, class X2, class Y2, class Neg>
-bool affine_add_chain(size_t n, add_chain_scratch<F>& scratch, X1&& x1, Y1&& y1, X2&& x2, Y2&& y2, Neg&& neg) {
+bool affine_add_chain(size_t n, add_chain_scratch<F>& scratch, X1&& x1, Y1&& y1, X2&& x2, Y2&& y2, Neg&& neg,
+                      bool avx2_inverse = false) {
     static_assert(std::is_same_v<F, fp> || std::is_same_v<F, fp2>);
     static_assert(!Lazy || std::is_same_v<F, fp>, "only Fp has the room for unreduced coordinates");
     // a - b as a value that only feeds products: a + p - b (a, b below p) or a + 2p - b (Lazy).
@@ -238,6 +246,12 @@ bool affine_add_chain(size_t n, add_chain_scratch<F>& scratch, X1&& x1, Y1&& y1,
         else sub_to(r, a, b);
     };
     constexpr bool by_norm = std::is_same_v<F, fp2>;
+#if defined(C2LAB_HAVE_X86_ASM)
+    const bool batched = by_norm && avx2_inverse;
+#else
+    const bool batched = false;
+    (void)avx2_inverse;
+#endif
     scratch.denom.resize(n);
     scratch.prefix.resize(n);
     if constexpr (by_norm) scratch.norm.resize(n);
@@ -267,23 +281,33 @@ bool affine_add_chain(size_t n, add_chain_scratch<F>& scratch, X1&& x1, Y1&& y1,
         sub_for_product(dn[i], x2(i), x1(i));
         if constexpr (by_norm) norm_to(nm[i], dn[i]);
     }
-    for (size_t i = 0; i < n; ++i)
-        if (i < 2) pf[i] = elem(i);
-        else mul_lazy_to(pf[i], pf[i - 2], elem(i));
     // inv[c][cur]: the inverse of pf[k] for the highest k of parity c not yet added; each
     // pair of additions writes the next ones into inv[c][cur ^ 1] (no product in place).
     fp inv[2][2], t;
     unsigned cur = 0;
-    const size_t top = n - 1, below_top = n >= 2 ? n - 2 : 0;
-    mul_to(t, pf[top], n >= 2 ? pf[below_top] : fp::one());
-    if (t.is_zero()) return false;
-    const fp total_inv = t.inverse();
-    if (n >= 2) {
-        mul_lazy_to(inv[top & 1][0], total_inv, pf[below_top]);
-        mul_lazy_to(inv[below_top & 1][0], total_inv, pf[top]);
+    if (batched) {
+#if defined(C2LAB_HAVE_X86_ASM)
+        if constexpr (by_norm) {
+            scratch.inverse.resize(n);
+            if (!detail::denominators_inverse_avx2(dn, nm, scratch.inverse.data(), n)) return false;
+        }
+#endif
     } else {
-        inv[0][0] = total_inv;
+        for (size_t i = 0; i < n; ++i)
+            if (i < 2) pf[i] = elem(i);
+            else mul_lazy_to(pf[i], pf[i - 2], elem(i));
+        const size_t top = n - 1, below_top = n >= 2 ? n - 2 : 0;
+        mul_to(t, pf[top], n >= 2 ? pf[below_top] : fp::one());
+        if (t.is_zero()) return false;
+        const fp total_inv = t.inverse();
+        if (n >= 2) {
+            mul_lazy_to(inv[top & 1][0], total_inv, pf[below_top]);
+            mul_lazy_to(inv[below_top & 1][0], total_inv, pf[top]);
+        } else {
+            inv[0][0] = total_inv;
+        }
     }
+    const F* const batch_inv = by_norm && batched ? scratch.inverse.data() : nullptr;
     // lambda = (y2 - y1) / (x2 - x1); for -p2 it is -(y2 + y1) / (x2 - x1): computed without
     // the sign, which moves into y3 = lambda (x1 - x3) - y1. Additions k[0] and k[1] (the same
     // one twice for the odd one out), each step for both before the next.
@@ -300,6 +324,7 @@ bool affine_add_chain(size_t n, add_chain_scratch<F>& scratch, X1&& x1, Y1&& y1,
     // Fp2 product takes canonical factors): (d0 / N, (p - d1) / N), d1 canonical.
     auto den_inv_of = [&](int s, size_t k, const fp* e_inv) -> const F* {
         if constexpr (by_norm) {
+            if (batch_inv) return batch_inv + k;
             fp minus_d1;
             mul_to(den_inv[s].c0, dn[k].c0, *e_inv);
             sub_lazy_to(minus_d1, zero.c0, dn[k].c1);
@@ -359,7 +384,7 @@ bool affine_add_chain(size_t n, add_chain_scratch<F>& scratch, X1&& x1, Y1&& y1,
         const size_t k = --i;
         prefetch_y(k);
         const fp* inv_of_elem[2] = {&inv[0][0], &inv[0][0]};
-        if (k >= 2) {
+        if (k >= 2 && !batched) {
             mul_lazy_to(elem_inv[0], inv[0][0], pf[k - 2]);
             mul_lazy_to(t, inv[0][0], elem(k));
             inv_of_elem[0] = inv_of_elem[1] = &elem_inv[0];
@@ -367,14 +392,14 @@ bool affine_add_chain(size_t n, add_chain_scratch<F>& scratch, X1&& x1, Y1&& y1,
         const size_t ks[2] = {k, k};
         finish(ks, inv_of_elem);
         store(k, 0);
-        if (k >= 2) inv[0][0] = t;
+        if (k >= 2 && !batched) inv[0][0] = t;
     }
     for (; i >= 2; i -= 2) {  // the odd addition i - 1 and the even one i - 2
         const size_t ks[2] = {i - 1, i - 2};
         prefetch_y(ks[0]);
         prefetch_y(ks[1]);
         const fp* inv_of_elem[2] = {&inv[1][cur], &inv[0][cur]};
-        if (i >= 4) {
+        if (i >= 4 && !batched) {
             mul_lazy_to(elem_inv[0], inv[1][cur], pf[ks[0] - 2]);
             mul_lazy_to(elem_inv[1], inv[0][cur], pf[ks[1] - 2]);
             mul_lazy_to(inv[1][cur ^ 1], inv[1][cur], elem(ks[0]));

@@ -193,8 +193,8 @@ TYPED_TEST(msm_suite, batched_affine_buckets_against_naive) {
 
 // Each kernel of the batched affine additions (msm_config.batch) that runs here, against the
 // naive sum: filling batches, conflicts and retries, the 255-bit path, and the batch of 16 whose
-// overflow sums meet equal and opposite buckets. (G2 has no AVX2 kernel: avx2 runs its automatic
-// choice, still checked.)
+// overflow sums meet equal and opposite buckets. (G2 on avx2: the scalar chain with its inversion
+// in AVX2 batches.)
 TYPED_TEST(msm_suite, every_batch_kernel_against_naive) {
     using C = TypeParam;
     rng g(112);

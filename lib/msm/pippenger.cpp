@@ -179,18 +179,23 @@ struct affine_adder {
     // the scalar path reads the points where they lie.
     static constexpr bool ifma_curve = std::is_same_v<C, ec::g1_curve> || std::is_same_v<C, ec::g2_curve>;
     // The kernels of run(): ff::affine_add_batch on `path` over the gathered coordinates (IFMA,
-    // or AVX2 for G1), or the scalar chain through the points (gather false).
+    // or AVX2 for G1), or the scalar chain through the points (gather false; for G2 on the AVX2
+    // path with its inversion in AVX2 batches, avx2_inverse).
     ff::batch_path path = ff::batch_path::scalar;
     bool gather = false;
+    bool avx2_inverse = false;
 
     explicit affine_adder(msm_batch choice = msm_batch::automatic) {
         if constexpr (ifma_curve) {
             constexpr bool fp2 = std::is_same_v<C, ec::g2_curve>;
-            path = ff::affine_batch_path(fp2);
-            if (choice == msm_batch::scalar) path = ff::batch_path::scalar;
-            else if (choice == msm_batch::ifma) path = ff::batch_path::ifma;
-            else if (choice == msm_batch::avx2 && !fp2) path = ff::batch_path::avx2;
-            gather = path != ff::batch_path::scalar;
+            path = choice == msm_batch::scalar ? ff::batch_path::scalar
+                   : choice == msm_batch::ifma ? ff::batch_path::ifma
+                   : choice == msm_batch::avx2 ? ff::batch_path::avx2
+                                               : ff::affine_batch_path(fp2);
+            gather = path == ff::batch_path::ifma || (path == ff::batch_path::avx2 && !fp2);
+            avx2_inverse = fp2 && path == ff::batch_path::avx2;
+            if (avx2_inverse && !ff::avx2_available())
+                throw error(errc::device, "msm: msm_batch=avx2 where the AVX2 kernels are off (C2LAB_PORTABLE is set)");
         }
     }
     std::vector<F, tbb::cache_aligned_allocator<F>> gx1, gy1, gx2, gy2;
@@ -261,7 +266,7 @@ struct affine_adder {
             if (!ff::affine_add_chain<Lazy>(
                     n, chain, [d](size_t i) -> F& { return d[i]->x; }, [d](size_t i) -> F& { return d[i]->y; },
                     [s](size_t i) -> const F& { return s[i]->x; }, [s](size_t i) -> const F& { return s[i]->y; },
-                    [ng](size_t i) { return ng[i] != 0; })) [[unlikely]]
+                    [ng](size_t i) { return ng[i] != 0; }, avx2_inverse)) [[unlikely]]
                 throw error(errc::internal, "msm: a batch of affine additions met equal x coordinates");
         };
         if constexpr (lazy_curve) {

@@ -49,9 +49,10 @@ namespace c2lab::msm {
 enum class bucket_add { automatic, xyzz, batch_affine };
 
 // The kernels of the batched affine additions (the msm_batch flag): automatic takes
-// ff::affine_batch_path (AVX-512 IFMA where it runs, else the AVX2 kernels for G1 where
-// cpu::prefer_avx2_batches, else the scalar products); the others force one. G2 has no AVX2
-// kernel: avx2 leaves its batches on the automatic choice.
+// ff::affine_batch_path (AVX-512 IFMA where it runs, else the AVX2 kernels where
+// cpu::prefer_avx2_batches, else the scalar products); the others force one. On the AVX2 path G1's
+// additions run in 4-lane batches, G2's through the scalar chain with its inversion (the norms'
+// Montgomery trick and the 1/d products) in 4-lane batches.
 enum class msm_batch { automatic, scalar, avx2, ifma };
 
 struct msm_config {
