@@ -50,10 +50,11 @@ extern const bool use_ifma;
 // wherever it runs at all.
 extern const bool use_avx2_asm;
 
-// True where the MSM's batched affine additions over Fp (G1) take the AVX2 kernels when AVX-512
-// IFMA does not run (ff::affine_batch_path): AMD cores of family 0x19 (Zen 3, Zen 4), where the
-// scalar product is slow (its mulx and adds do not overlap). Decided from measurements on Zen 4
-// without AVX-512 (see lib/ff/avx2_batch.hpp); Zen 3, not measured, takes Zen 4's choice.
+// True where the MSM's batched affine additions (G1's, and G2's inversion) take the AVX2 kernels
+// when AVX-512 IFMA does not run (ff::affine_batch_path): AMD cores of family 0x19 (Zen 3, Zen 4),
+// where the scalar product is slow (its mulx and adds do not overlap). Decided from measurements
+// on Zen 4 without AVX-512 (lib/ff/avx2_batch.hpp, results/reference/epyc-zen4-avx2-2026-12-07.md:
+// the 2 KiB proof 0.902x); Zen 3, not measured, takes Zen 4's choice.
 extern const bool prefer_avx2_batches;
 
 // False when C2LAB_PORTABLE=1 or C2LAB_NO_AVX512=1 is set: no AVX-512 instruction is to run,

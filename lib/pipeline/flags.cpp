@@ -40,8 +40,8 @@ constexpr flag_def<fv> registry[] = {
      [](const fv& v) { return v.msm_window.to_string(); }},
     {"msm_batch", "auto|scalar|avx2|ifma", "auto", "msm",
      "kernels of the MSM's batched affine additions: auto takes AVX-512 IFMA where it runs, else the 4-lane "
-     "AVX2 kernels for G1 on AMD family 0x19 (Zen 3, Zen 4), else the scalar products; the others force one "
-     "(G2 has no AVX2 kernel: avx2 leaves it on auto; ifma where the CPU lacks it fails)",
+     "AVX2 kernels on AMD family 0x19 (Zen 3, Zen 4: G1's additions, G2's inversion), else the scalar "
+     "products; the others force one (ifma where the CPU lacks it fails)",
      [](fv& v, const std::string& x) {
          const std::string_view k = pick_variant("msm_batch", x, {"auto", "scalar", "avx2", "ifma"});
          v.msm_batch = k == "scalar" ? msm::msm_batch::scalar
