@@ -13,6 +13,8 @@
 
 #include <tbb/cache_aligned_allocator.h>
 
+#include "ff/batch_chunk.hpp"
+
 extern "C" {
 // r = (a b + q p) / 2^(29 n), limbs in [n][4] arrays (lib/ff/mont_mul_avx2_x86_64.S).
 void c2lab_mont_mul_avx2x4_14(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* k);
@@ -310,29 +312,11 @@ inline void store4(uint64_t* dst, const v29& t) noexcept {
 inline void load4(v29& r, const fp* src) noexcept { load4(r, src[0].mont.data()); }
 inline void store4(fp* dst, const v29& t) noexcept { store4(dst[0].mont.data(), t); }
 
-// The inputs of one chunk of 4 additions, padded past n: x1 = 0, x2 = 1 (so x2 - x1 = 1 in the
-// unused lanes: their chain product stays 1 and nothing is written back), y = 0.
-struct chunk4 {
-    const fp *x1, *y1, *x2, *y2;
-    v4 neg;  // all ones in the lanes to subtract
-    size_t count;
-    fp pad[4][4];
-
-    void at(const fp* px1, const fp* py1, const fp* px2, const fp* py2, const uint8_t* pneg, size_t i, size_t n) {
-        count = std::min<size_t>(4, n - i);
-        long long m[4] = {};
-        for (size_t l = 0; l < count; ++l) m[l] = pneg[i + l] != 0 ? -1 : 0;
-        neg = _mm256_setr_epi64x(m[0], m[1], m[2], m[3]);
-        if (count == 4) {
-            x1 = px1 + i, y1 = py1 + i, x2 = px2 + i, y2 = py2 + i;
-            return;
-        }
-        const fp* src[4] = {px1 + i, py1 + i, px2 + i, py2 + i};
-        for (size_t v = 0; v < 4; ++v)
-            for (size_t l = 0; l < 4; ++l) pad[v][l] = l < count ? src[v][l] : (v == 2 ? fp::one() : fp::zero());
-        x1 = pad[0], y1 = pad[1], x2 = pad[2], y2 = pad[3];
-    }
-};
+// Lanes whose bit is set in `bits`: all ones; the others zero.
+inline v4 lane_mask(unsigned bits) noexcept {
+    auto m = [&](unsigned l) { return (bits >> l & 1) != 0 ? -1LL : 0LL; };
+    return _mm256_setr_epi64x(m(0), m(1), m(2), m(3));
+}
 
 // What the forward pass keeps per chunk for the backward pass: the prefix product, x1, x2 and
 // x2 - x1.
@@ -365,7 +349,7 @@ bool affine_add_batch_avx2(fp* x1, fp* y1, const fp* x2, const fp* y2, const uin
     const size_t chunks = (n + 3) / 4;
     thread_local std::vector<record4, tbb::cache_aligned_allocator<record4>> rec;
     if (rec.size() < chunks) rec.resize(chunks);
-    chunk4 ch;
+    affine_chunk<fp, 4> ch;
     // Forward: prefix[c] = prod_{c' <= c} (x2 - x1) lane by lane, below 1.41 p (d below 2p).
     v29 acc_s;
     for (size_t c = 0; c < chunks; ++c) {
@@ -386,6 +370,7 @@ bool affine_add_batch_avx2(fp* x1, fp* y1, const fp* x2, const fp* y2, const uin
     for (size_t c = chunks; c-- > 0;) {
         ch.at(x1, y1, x2, y2, negate, 4 * c, n);
         const record4& r = rec[c];
+        const v4 neg = lane_mask(ch.neg);
         if (c > 0) {
             shifted(inv_s, inv_v);
             mul(inv_d, inv_s, rec[c - 1].prefix);
@@ -398,7 +383,7 @@ bool affine_add_batch_avx2(fp* x1, fp* y1, const fp* x2, const fp* y2, const uin
         // num = y2 + y1 (negated lanes) or y2 + p - y1: below 2p.
         add(num, yb, ya);
         sub<1>(s, yb, ya);
-        select(num, ch.neg, num, s);
+        select(num, neg, num, s);
         shifted(num, num);
         mul(lambda, num, inv_d);  // below 1.3 p
         shifted(lambda_s, lambda);
@@ -410,7 +395,7 @@ bool affine_add_batch_avx2(fp* x1, fp* y1, const fp* x2, const fp* y2, const uin
         // e = x3 - x1 (negated lanes) or x1 - x3, below 2p; y3 = lambda e + p - y1 below 2.3 p.
         sub<1>(e, x3, r.a);
         sub<1>(s, r.a, x3);
-        select(e, ch.neg, e, s);
+        select(e, neg, e, s);
         mul(y3, lambda_s, e);
         sub<1>(y3, y3, ya);
         settle(y3);

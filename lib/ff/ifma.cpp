@@ -47,6 +47,7 @@
 #include "core/cpu.hpp"
 #include "core/error.hpp"
 #include "ff/avx2_batch.hpp"
+#include "ff/batch_chunk.hpp"
 #include "ff/in_place.hpp"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -1046,33 +1047,8 @@ constexpr size_t prefix_words = sizeof(F) / sizeof(fp) * 64;  // one value per c
 template <class F>
 constexpr size_t record_words = 4 * prefix_words<F>;
 
-// The inputs of one chunk of 8 additions, padded past n: x1 = 0, x2 = 1 (so x2 - x1 = 1 in
-// the unused lanes: their chain product stays 1 and nothing is written back), y = 0.
 template <class F>
-struct aff_chunk {
-    const F* x1;
-    const F* y1;
-    const F* x2;
-    const F* y2;
-    __mmask8 neg;
-    size_t count;  // elements of the chunk in [0, n): 8 except in the last chunk
-    F pad[4][8];   // copies for a partial chunk
-
-    void at(const F* px1, const F* py1, const F* px2, const F* py2, const uint8_t* pneg, size_t i, size_t n) {
-        count = std::min<size_t>(8, n - i);
-        unsigned m = 0;
-        for (size_t l = 0; l < count; ++l) m |= unsigned(pneg[i + l] != 0) << l;
-        neg = static_cast<__mmask8>(m);
-        if (count == 8) {
-            x1 = px1 + i, y1 = py1 + i, x2 = px2 + i, y2 = py2 + i;
-            return;
-        }
-        const F* src[4] = {px1 + i, py1 + i, px2 + i, py2 + i};
-        for (size_t v = 0; v < 4; ++v)
-            for (size_t l = 0; l < 8; ++l) pad[v][l] = l < count ? src[v][l] : (v == 2 ? F::one() : F::zero());
-        x1 = pad[0], y1 = pad[1], x2 = pad[2], y2 = pad[3];
-    }
-};
+using aff_chunk = detail::affine_chunk<F, 8>;
 
 // Forward pass: prefix[c] = prod_{c' <= c} (x2 - x1) of chunk c', lane by lane (8 chains),
 // kept as radix-52 limbs with the chunk's x1, x2 and x2 - x1 (record_words). Writes the 8
@@ -1148,15 +1124,15 @@ __attribute__((target("avx512f,avx512ifma,avx512vl,avx512bw"))) void affine_add_
             // lambda < 1.41 p; lambda^2 < 1.2 p, x3 = lambda^2 + 2p - x1 - x2 below 3.2 p, then
             // canonical (stored, and subtracted below); x1 - x3 below 2p; y3 = lambda (x1 - x3)
             // + p - y1 below 2.3 p, then canonical.
-            const V lambda = vnorm(vmul_lazy(vnorm(vadd_or_sub_lazy(ch.neg, yb, ya)), inv_d));
+            const V lambda = vnorm(vmul_lazy(vnorm(vadd_or_sub_lazy(__mmask8(ch.neg), yb, ya)), inv_d));
             const V lambda_s = vshifted(lambda);
             x3 = vsettle(vdiff_lazy<2>(vmul_lazy_shifted(lambda_s, lambda), vsum_lazy(a, b)));
-            const V e = vnorm(vsub_either_lazy(ch.neg, x3, a));  // neg: x3 - x1, else x1 - x3
+            const V e = vnorm(vsub_either_lazy(__mmask8(ch.neg), x3, a));  // neg: x3 - x1, else x1 - x3
             y3 = vsettle(vdiff_lazy<1>(vmul_lazy_shifted(lambda_s, e), ya));
         } else {
-            const V lambda = vmul(vadd_or_sub(ch.neg, yb, ya), inv_d);
+            const V lambda = vmul(vadd_or_sub(__mmask8(ch.neg), yb, ya), inv_d);
             x3 = vsub(vsub(vsqr(lambda), a), b);
-            y3 = vsub(vmul(lambda, vsub_either(ch.neg, x3, a)), ya);  // neg: x3 - x1, else x1 - x3
+            y3 = vsub(vmul(lambda, vsub_either(__mmask8(ch.neg), x3, a)), ya);  // neg: x3 - x1, else x1 - x3
         }
         if (ch.count == 8) {
             vstore(x1 + 8 * c, x3);
