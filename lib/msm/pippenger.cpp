@@ -178,12 +178,14 @@ struct affine_adder {
     // 0.538, 2^18 0.520 -> 0.528 and 0.526 of blst's time: nothing the noise lets through, so
     // the scalar path reads the points where they lie.
     static constexpr bool ifma_curve = std::is_same_v<C, ec::g1_curve> || std::is_same_v<C, ec::g2_curve>;
-    // The kernels of run(): ff::affine_add_batch on `path` over the gathered coordinates (IFMA,
-    // or AVX2 for G1), or the scalar chain through the points (gather false; for G2 on the AVX2
-    // path with its inversion in AVX2 batches, avx2_inverse).
+    // The kernels of run(): ff::affine_add_batch on `path` over the gathered coordinates (IFMA;
+    // AVX2: G1's additions, G2's chain with its inversion in AVX2 batches), or the scalar chain
+    // through the points (gather false). G2 on the AVX2 path gathers too: its chain over the
+    // arrays, not through the buckets, G2 2^16 / 2^18 against blst on the Zen 4 without AVX-512,
+    // medians of 15 / 6 rounds alternated in a noisy hour: 0.517 -> 0.504, 0.542 -> 0.490
+    // (results/reference/epyc-zen4-avx2-2026-12-07/g2-gather-*.txt).
     ff::batch_path path = ff::batch_path::scalar;
     bool gather = false;
-    bool avx2_inverse = false;
 
     explicit affine_adder(msm_batch choice = msm_batch::automatic) {
         if constexpr (ifma_curve) {
@@ -192,10 +194,7 @@ struct affine_adder {
                    : choice == msm_batch::ifma ? ff::batch_path::ifma
                    : choice == msm_batch::avx2 ? ff::batch_path::avx2
                                                : ff::affine_batch_path(fp2);
-            gather = path == ff::batch_path::ifma || (path == ff::batch_path::avx2 && !fp2);
-            avx2_inverse = fp2 && path == ff::batch_path::avx2;
-            if (avx2_inverse && !ff::avx2_available())
-                throw error(errc::device, "msm: msm_batch=avx2 where the AVX2 kernels are off (C2LAB_PORTABLE is set)");
+            gather = path != ff::batch_path::scalar;
         }
     }
     std::vector<F, tbb::cache_aligned_allocator<F>> gx1, gy1, gx2, gy2;
@@ -266,7 +265,7 @@ struct affine_adder {
             if (!ff::affine_add_chain<Lazy>(
                     n, chain, [d](size_t i) -> F& { return d[i]->x; }, [d](size_t i) -> F& { return d[i]->y; },
                     [s](size_t i) -> const F& { return s[i]->x; }, [s](size_t i) -> const F& { return s[i]->y; },
-                    [ng](size_t i) { return ng[i] != 0; }, avx2_inverse)) [[unlikely]]
+                    [ng](size_t i) { return ng[i] != 0; })) [[unlikely]]
                 throw error(errc::internal, "msm: a batch of affine additions met equal x coordinates");
         };
         if constexpr (lazy_curve) {
