@@ -1,18 +1,20 @@
 // Batches of independent field multiplications: out[i] = a[i] * b[i] (and out[i] = a[i]^2),
 // on c2lab's Montgomery-form Fp and Fr elements, bit-identical to mont_field's operator*.
 //
-// Two paths, chosen in one place (cpu::use_ifma, decided once at start-up):
+// Three paths, chosen in one place (cpu::use_ifma and cpu::prefer_avx2_batches, decided once at
+// start-up):
 //   batch_path::ifma    AVX-512 IFMA (vpmadd52luq / vpmadd52huq), 8 multiplications per
 //                       vector operation, one per 64-bit lane (ff/ifma.cpp); chunks of 8,
 //                       the scalar loop for the remaining n mod 8
 //   batch_path::scalar  the scalar loop over mont_field's operator* (mulx/adcx/adox assembly
 //                       or the portable C++ path, as mont_mul.hpp chooses)
-//   batch_path::avx2    mul_batch and square_batch only: 4 multiplications per call of a
-//                       generated AVX2 kernel in radix 2^29 (ff/avx2_batch.hpp), chunks of 4,
-//                       the scalar loop for the rest; never the default (yet): on the AMD EPYC of
-//                       family 25 model 17 (Zen 4) its product takes 81-85 cycles against the
-//                       scalar path's 118-122, but the batched additions and the NTT do not take
-//                       it. The other functions refuse it (c2lab::error, errc::device).
+//   batch_path::avx2    4 multiplications per call of a generated AVX2 kernel in radix 2^29
+//                       (ff/avx2_batch.hpp; on the AMD EPYC of family 25 model 17, Zen 4, 80-85
+//                       cycles a product against the scalar path's 118-122): mul_batch and
+//                       square_batch (chunks of 4, the scalar loop for the rest; no caller takes
+//                       them) and affine_add_batch (below), the MSM's batched additions where
+//                       affine_batch_path() says so. The butterflies refuse it (c2lab::error,
+//                       errc::device).
 // C2LAB_NO_AVX512=1 or C2LAB_PORTABLE=1 in the environment turns the IFMA path off
 // (core/cpu.hpp). No AVX-512 intrinsic appears in this header: only ifma.cpp's kernels are
 // compiled for AVX-512, so every other file stays x86-64-v3 (and runs under valgrind).
@@ -114,16 +116,17 @@ void butterfly_row_stages_nr(batch_path path, std::span<fr> x, size_t rows, size
 //   (x1[i], y1[i]) <- (x1[i], y1[i]) + (x2[i], negate[i] ? -y2[i] : y2[i])   for every i,
 // lambda = (y2' - y1) / (x2 - x1), x3 = lambda^2 - x1 - x2, y3 = lambda (x1 - x3) - y1, with one
 // shared inversion (Montgomery's trick). Results are fully reduced Montgomery forms,
-// bit-identical on both paths. The IFMA path runs 8 interleaved prefix-product chains (lane l
+// bit-identical on every path. The IFMA path runs 8 interleaved prefix-product chains (lane l
 // takes the elements i = l mod 8) in radix 2^52 and inverts the 8 lane totals by Montgomery's
-// trick on 8 values and one scalar inversion. Preconditions: x1[i] != x2[i] (neither point the
+// trick on 8 values and one scalar inversion; the AVX2 path 4 such chains in radix 2^29. Preconditions: x1[i] != x2[i] (neither point the
 // identity nor the two of equal x); an equal pair is refused (c2lab::error, errc::bad_input,
 // naming the first such i) before anything is written. All five spans have the same length;
 // x1 and y1 must not overlap each other or any input.
 void affine_add_batch(batch_path path, std::span<fp> x1, std::span<fp> y1, std::span<const fp> x2,
                       std::span<const fp> y2, std::span<const uint8_t> negate);
-// The same over Fp2 (G2's coordinates): Karatsuba products and complex squares in radix 2^52,
-// the 8 lane totals inverted in Fp2.
+// The same over Fp2 (G2's coordinates): on IFMA Karatsuba products and complex squares in radix
+// 2^52, the 8 lane totals inverted in Fp2; on AVX2 the scalar chain, whose inversion (over the
+// denominators' norms) and 1/d products run in 4-lane batches.
 void affine_add_batch(batch_path path, std::span<fp2> x1, std::span<fp2> y1, std::span<const fp2> x2,
                       std::span<const fp2> y2, std::span<const uint8_t> negate);
 
