@@ -32,22 +32,28 @@ struct radix29 {
     static constexpr size_t n29 = (64 * n64 + 28) / 29;  // R' = 2^(29 n29) >= R
     static constexpr unsigned shift = static_cast<unsigned>(29 * n29 - 64 * n64);
     static_assert(F::bits + shift <= 29 * n29, "a * 2^s must fit in the radix-2^29 limbs");
+    // p in radix 2^29.
+    static constexpr std::array<uint64_t, n29> modulus = [] {
+        std::array<uint64_t, n29> r{};
+        for (size_t k = 0; k < n29; ++k) {
+            for (size_t w = 0; w < n64; ++w) {
+                const long lo = long(29 * k), word = long(64 * w);
+                if (word + 64 <= lo || word >= lo + 29) continue;
+                const long sh = word - lo;
+                r[k] |= sh >= 0 ? F::modulus[w] << sh : F::modulus[w] >> -sh;
+            }
+            r[k] &= mask29;
+        }
+        return r;
+    }();
     // The kernel's constants: p's limbs, -p^-1 mod 2^29 and the mask, each in 4 lanes.
     struct alignas(32) consts_t {
         uint64_t v[n29 + 2][4];
     };
     static constexpr consts_t consts = [] {
         consts_t c{};
-        for (size_t k = 0; k < n29; ++k) {
-            uint64_t limb = 0;
-            for (size_t w = 0; w < n64; ++w) {
-                const long lo = long(29 * k), word = long(64 * w);
-                if (word + 64 <= lo || word >= lo + 29) continue;
-                const long sh = word - lo;
-                limb |= sh >= 0 ? F::modulus[w] << sh : F::modulus[w] >> -sh;
-            }
-            for (auto& lane : c.v[k]) lane = limb & mask29;
-        }
+        for (size_t k = 0; k < n29; ++k)
+            for (auto& lane : c.v[k]) lane = modulus[k];
         for (auto& lane : c.v[n29]) lane = F::n0 & mask29;
         for (auto& lane : c.v[n29 + 1]) lane = mask29;
         return c;
@@ -146,21 +152,26 @@ inline void to_radix64(const __m256i* t, __m256i* x) noexcept {
     }
 }
 
-// t mod p for t < 2p in normalised limbs: t - p with a borrow chain, kept where it did not borrow.
-template <class F>
-inline void reduce_once(const uint64_t (*t)[4], __m256i* r) noexcept {
-    constexpr size_t N = radix29<F>::n29;
-    const auto& p = radix29<F>::consts.v;
-    const __m256i m = _mm256_set1_epi64x(static_cast<long long>(mask29));
-    __m256i tv[N], d[N], borrow = _mm256_setzero_si256();
+// t - m where that does not borrow, else t, in place (t's N limbs normalised, m a normalised
+// constant): a borrow chain, then a blend.
+template <size_t N>
+inline void subtract_if_at_least(uint64_t (*t)[4], const std::array<uint64_t, N>& m) noexcept {
+    const __m256i mk = _mm256_set1_epi64x(static_cast<long long>(mask29));
+    __m256i d[N], borrow = _mm256_setzero_si256();
+#pragma GCC unroll 16
     for (size_t k = 0; k < N; ++k) {
-        tv[k] = _mm256_load_si256(reinterpret_cast<const __m256i*>(t[k]));
-        const __m256i dk = _mm256_sub_epi64(_mm256_sub_epi64(tv[k], _mm256_load_si256(reinterpret_cast<const __m256i*>(p[k]))), borrow);
-        borrow = _mm256_srli_epi64(dk, 63);
-        d[k] = _mm256_and_si256(dk, m);
+        const __m256i v = _mm256_sub_epi64(
+            _mm256_sub_epi64(_mm256_load_si256(reinterpret_cast<const __m256i*>(t[k])), _mm256_set1_epi64x(static_cast<long long>(m[k]))),
+            borrow);
+        borrow = _mm256_srli_epi64(v, 63);
+        d[k] = _mm256_and_si256(v, mk);
     }
-    const __m256i keep_t = _mm256_sub_epi64(_mm256_setzero_si256(), borrow);  // all ones where t < p
-    for (size_t k = 0; k < N; ++k) r[k] = _mm256_blendv_epi8(d[k], tv[k], keep_t);
+    const __m256i keep = _mm256_sub_epi64(_mm256_setzero_si256(), borrow);  // all ones where t < m
+#pragma GCC unroll 16
+    for (size_t k = 0; k < N; ++k) {
+        __m256i* tk = reinterpret_cast<__m256i*>(t[k]);
+        _mm256_store_si256(tk, _mm256_blendv_epi8(d[k], _mm256_load_si256(tk), keep));
+    }
 }
 
 }  // namespace
@@ -177,8 +188,9 @@ void mul_chunks_avx2(F* out, const F* a, const F* b, size_t chunks) noexcept {
         if constexpr (!Square) load_soa<N64>(b[4 * c].mont.data(), x);
         to_radix29<N64, N29, 0>(x, bv);
         kernel<N29>(&tv[0][0], &av[0][0], &bv[0][0], &R::consts.v[0][0]);
+        subtract_if_at_least(tv, R::modulus);  // below 2p: now fully reduced
         __m256i r[N29];
-        reduce_once<F>(tv, r);
+        for (size_t k = 0; k < N29; ++k) r[k] = _mm256_load_si256(reinterpret_cast<const __m256i*>(tv[k]));
         to_radix64<N64, N29>(r, x);
         store_soa<N64>(out[4 * c].mont.data(), x);
     }
@@ -210,7 +222,7 @@ struct multiple_of_p {
     constexpr multiple_of_p() {
         uint64_t carry = 0;
         for (size_t k = 0; k < n29; ++k) {
-            const uint64_t v = K * radix29<fp>::consts.v[k][0] + carry;
+            const uint64_t v = K * radix29<fp>::modulus[k] + carry;
             norm[k] = k + 1 < n29 ? v & mask29 : v;
             carry = v >> 29;
         }
@@ -274,24 +286,10 @@ inline void shifted(v29& r, const v29& a) noexcept {
 inline void mul(v29& r, const v29& a_shifted, const v29& b) noexcept {
     kernel<n29>(&r.l[0][0], &a_shifted.l[0][0], &b.l[0][0], &radix29<fp>::consts.v[0][0]);
 }
-// t - m where that does not borrow, else t (t normalised, m a normalised constant).
-inline void subtract_if_at_least(v29& t, const std::array<uint64_t, n29>& m) noexcept {
-    const v4 mk = vmask();
-    v4 d[n29], borrow = _mm256_setzero_si256();
-#pragma GCC unroll 16
-    for (size_t k = 0; k < n29; ++k) {
-        const v4 v = _mm256_sub_epi64(_mm256_sub_epi64(vld(t.l[k]), _mm256_set1_epi64x(static_cast<long long>(m[k]))), borrow);
-        borrow = _mm256_srli_epi64(v, 63);
-        d[k] = _mm256_and_si256(v, mk);
-    }
-    const v4 keep = _mm256_sub_epi64(_mm256_setzero_si256(), borrow);  // all ones where t < m
-#pragma GCC unroll 16
-    for (size_t k = 0; k < n29; ++k) vst(t.l[k], _mm256_blendv_epi8(d[k], vld(t.l[k]), keep));
-}
 // A normalised value below 4p to its canonical form.
 inline void settle(v29& t) noexcept {
-    subtract_if_at_least(t, p2.norm);
-    subtract_if_at_least(t, p1.norm);
+    subtract_if_at_least(t.l, p2.norm);
+    subtract_if_at_least(t.l, p1.norm);
 }
 // 4 elements of Fp (Stride 6), or one component of 4 elements of Fp2 (Stride 12), from the
 // first one's limbs.
