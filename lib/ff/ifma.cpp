@@ -1402,19 +1402,17 @@ void affine_add_batch_impl(batch_path path, std::span<F> x1, std::span<F> y1, st
         overlap(y1.data(), bytes, negate.data(), n))
         throw error(errc::bad_input, "affine_add_batch: x1 and y1 must not overlap each other or an input");
     if (n == 0) return;
+    if (path == batch_path::avx2 && !avx2_available())
+        throw error(errc::device, "affine_add_batch: the AVX2 path is off (C2LAB_PORTABLE is set, or not an x86-64 build)");
+#if defined(C2LAB_HAVE_X86_ASM)
     if constexpr (std::is_same_v<F, fp>) {
         if (path == batch_path::avx2) {
-#if defined(C2LAB_HAVE_X86_ASM)
-            if (!avx2_available())
-                throw error(errc::device, "affine_add_batch: the AVX2 path is off (C2LAB_PORTABLE is set)");
             if (!detail::affine_add_batch_avx2(x1.data(), y1.data(), x2.data(), y2.data(), negate.data(), n))
                 refuse_equal_x<F>(x1, x2);
             return;
-#else
-            throw error(errc::device, "affine_add_batch: the AVX2 path is not compiled in this build");
-#endif
         }
     }
+#endif
     if (path == batch_path::ifma) {
 #if defined(C2LAB_IFMA_KERNELS)
         if (!cpu::use_ifma)
@@ -1447,8 +1445,6 @@ void affine_add_batch_impl(batch_path path, std::span<F> x1, std::span<F> y1, st
     // The scalar path, the reference the IFMA path matches: ff::affine_add_chain (in_place.hpp),
     // the same kernel as the MSM's bucket batches.
     // (Fp2 on the AVX2 path: this chain, its inversion in AVX2 batches.)
-    if (path == batch_path::avx2 && !avx2_available())
-        throw error(errc::device, "affine_add_batch: the AVX2 path is off (C2LAB_PORTABLE is set, or not an x86-64 build)");
     thread_local add_chain_scratch<F> chain;
     if (!affine_add_chain(
             n, chain, [x1](size_t i) -> F& { return x1[i]; }, [y1](size_t i) -> F& { return y1[i]; },
@@ -1511,9 +1507,8 @@ bool avx2_available() noexcept {
     return cpu::use_avx2_asm;
 }
 
-batch_path affine_batch_path(bool fp2) noexcept {
+batch_path affine_batch_path() noexcept {
     if (ifma_available()) return batch_path::ifma;
-    (void)fp2;
     if (avx2_available() && cpu::prefer_avx2_batches) return batch_path::avx2;
     return batch_path::scalar;
 }

@@ -42,10 +42,10 @@ bool ifma_available() noexcept;
 // (c2lab is compiled for x86-64-v3, so AVX2 is there wherever c2lab runs at all).
 bool avx2_available() noexcept;
 const char* to_string(batch_path p) noexcept;
-// The path of the MSM's batched affine additions (affine_add_batch) over Fp (G1) or Fp2 (G2):
-// ifma where available, else avx2 where cpu::prefer_avx2_batches, else scalar. (The same for both
-// fields today; G2's avx2 is the scalar chain with its inversion in AVX2 batches.)
-batch_path affine_batch_path(bool fp2) noexcept;
+// The path of the MSM's batched affine additions (affine_add_batch), G1's and G2's alike: ifma
+// where available, else avx2 where cpu::prefer_avx2_batches, else scalar. (G2's avx2 is the scalar
+// chain with its inversion in AVX2 batches.)
+batch_path affine_batch_path() noexcept;
 
 void mul_batch(std::span<fp> out, std::span<const fp> a, std::span<const fp> b);
 void mul_batch(std::span<fr> out, std::span<const fr> a, std::span<const fr> b);

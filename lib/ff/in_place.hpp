@@ -255,12 +255,14 @@ bool affine_add_chain(size_t n, add_chain_scratch<F>& scratch, X1&& x1, Y1&& y1,
     scratch.denom.resize(n);
     scratch.prefix.resize(n);
     if constexpr (by_norm) scratch.norm.resize(n);
+    if (batched) scratch.inverse.resize(n);
     // The arrays through local pointers: products are calls the compiler cannot see into, and
     // after each it reloaded a vector's data pointer (and an accessor's chain of them) before
     // the next element.
     F* const dn = scratch.denom.data();
     fp* const nm = scratch.norm.data();
     fp* const pf = scratch.prefix.data();
+    [[maybe_unused]] F* const iv = scratch.inverse.data();  // batched: 1 / denom (Fp2)
     // The element of the chain for addition i: its denominator, or the denominator's norm.
     auto elem = [&](size_t i) -> const fp& {
         if constexpr (by_norm) return nm[i];
@@ -287,10 +289,8 @@ bool affine_add_chain(size_t n, add_chain_scratch<F>& scratch, X1&& x1, Y1&& y1,
     unsigned cur = 0;
     if (batched) {
 #if defined(C2LAB_HAVE_X86_ASM)
-        if constexpr (by_norm) {
-            scratch.inverse.resize(n);
-            if (!detail::denominators_inverse_avx2(dn, nm, scratch.inverse.data(), n)) return false;
-        }
+        if constexpr (by_norm)
+            if (!detail::denominators_inverse_avx2(dn, nm, iv, n)) return false;
 #endif
     } else {
         for (size_t i = 0; i < n; ++i)
@@ -307,7 +307,6 @@ bool affine_add_chain(size_t n, add_chain_scratch<F>& scratch, X1&& x1, Y1&& y1,
             inv[0][0] = total_inv;
         }
     }
-    const F* const batch_inv = by_norm && batched ? scratch.inverse.data() : nullptr;
     // lambda = (y2 - y1) / (x2 - x1); for -p2 it is -(y2 + y1) / (x2 - x1): computed without
     // the sign, which moves into y3 = lambda (x1 - x3) - y1. Additions k[0] and k[1] (the same
     // one twice for the odd one out), each step for both before the next.
@@ -324,7 +323,7 @@ bool affine_add_chain(size_t n, add_chain_scratch<F>& scratch, X1&& x1, Y1&& y1,
     // Fp2 product takes canonical factors): (d0 / N, (p - d1) / N), d1 canonical.
     auto den_inv_of = [&](int s, size_t k, const fp* e_inv) -> const F* {
         if constexpr (by_norm) {
-            if (batch_inv) return batch_inv + k;
+            if (batched) return iv + k;
             fp minus_d1;
             mul_to(den_inv[s].c0, dn[k].c0, *e_inv);
             sub_lazy_to(minus_d1, zero.c0, dn[k].c1);

@@ -189,11 +189,10 @@ struct affine_adder {
 
     explicit affine_adder(msm_batch choice = msm_batch::automatic) {
         if constexpr (ifma_curve) {
-            constexpr bool fp2 = std::is_same_v<C, ec::g2_curve>;
             path = choice == msm_batch::scalar ? ff::batch_path::scalar
                    : choice == msm_batch::ifma ? ff::batch_path::ifma
                    : choice == msm_batch::avx2 ? ff::batch_path::avx2
-                                               : ff::affine_batch_path(fp2);
+                                               : ff::affine_batch_path();
             gather = path != ff::batch_path::scalar;
         }
     }
