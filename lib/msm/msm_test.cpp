@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/error.hpp"
@@ -150,6 +151,22 @@ TYPED_TEST(msm_suite, equal_points_negations_and_identities) {
     }
 }
 
+// Three of pts and their negations, n of them drawn at random, with two of ks: the buckets those
+// scalars reach take a point of a different x in each batch, the rest waits and overflows, and the
+// overflow sums meet buckets equal to them, opposite to them (P - P) or empty when they are folded in.
+template <class C>
+std::pair<std::vector<ec::affine<C>>, std::vector<fr>> three_points_two_scalars(const std::vector<ec::affine<C>>& pts,
+                                                                               const std::vector<fr>& ks, rng& g) {
+    const size_t n = pts.size();
+    std::vector<ec::affine<C>> rep(n);
+    std::vector<fr> two_ks(n);
+    for (size_t i = 0; i < n; ++i) {
+        rep[i] = g.below(2) ? pts[i % 3] : -pts[i % 3];
+        two_ks[i] = ks[g.below(2)];
+    }
+    return {std::move(rep), std::move(two_ks)};
+}
+
 // The batched affine buckets against the naive sum where batches fill, conflict and retry:
 // small windows (many points per bucket, batches of 16) and the sizes of a real window.
 TYPED_TEST(msm_suite, batched_affine_buckets_against_naive) {
@@ -173,21 +190,14 @@ TYPED_TEST(msm_suite, batched_affine_buckets_against_naive) {
     std::vector<ec::affine<C>> rep(n);
     for (size_t i = 0; i < n; ++i) rep[i] = pts[i % 3];
     expect_msm_matches_naive<C>(rep, ks, {window_policy::fixed(5), 1, bucket_add::batch_affine}, "repeated points");
-    // Three points and their negations with two scalars: the buckets those scalars reach take
-    // a point of a different x in each batch, the rest waits and overflows, and the overflow
-    // sums meet buckets equal to them, opposite to them (P - P) or empty when they are folded in.
-    std::vector<fr> two_ks(n);
-    for (size_t i = 0; i < n; ++i) {
-        rep[i] = g.below(2) ? pts[i % 3] : -pts[i % 3];
-        two_ks[i] = ks[g.below(2)];
-    }
+    const auto [mixed, two_ks] = three_points_two_scalars<C>(pts, ks, g);
     for (bool glv : {false, true})
         for (bool batched_reduction : {false, true}) {
             msm_config cfg{window_policy::fixed(6), 1, bucket_add::batch_affine};
             cfg.batch_size = 16;
             cfg.glv = glv;
             cfg.batched_reduction = batched_reduction;
-            expect_msm_matches_naive<C>(rep, two_ks, cfg, "three points, negations, two scalars");
+            expect_msm_matches_naive<C>(mixed, two_ks, cfg, "three points, negations, two scalars");
         }
 }
 
@@ -206,12 +216,7 @@ TYPED_TEST(msm_suite, every_batch_kernel_against_naive) {
     else std::cout << "[ msm ] AVX2 kernels off here: msm_batch=avx2 not run\n";
     if (ff::ifma_available()) kernels.push_back(msm_batch::ifma);
     else std::cout << "[ msm ] AVX-512 IFMA not available here: msm_batch=ifma not run\n";
-    std::vector<ec::affine<C>> rep(n);
-    std::vector<fr> two_ks(n);
-    for (size_t i = 0; i < n; ++i) {
-        rep[i] = g.below(2) ? pts[i % 3] : -pts[i % 3];
-        two_ks[i] = ks[g.below(2)];
-    }
+    const auto [mixed, two_ks] = three_points_two_scalars<C>(pts, ks, g);
     for (msm_batch kernel : kernels) {
         const std::string name = "msm_batch " + std::to_string(static_cast<int>(kernel));
         for (unsigned c : {2u, 9u})
@@ -224,7 +229,7 @@ TYPED_TEST(msm_suite, every_batch_kernel_against_naive) {
         msm_config cfg{window_policy::fixed(6), 1, bucket_add::batch_affine};
         cfg.batch = kernel;
         cfg.batch_size = 16;
-        expect_msm_matches_naive<C>(rep, two_ks, cfg, name + ": three points, negations, two scalars");
+        expect_msm_matches_naive<C>(mixed, two_ks, cfg, name + ": three points, negations, two scalars");
     }
 }
 
