@@ -14,6 +14,7 @@
 #include <tbb/cache_aligned_allocator.h>
 
 #include "ff/batch_chunk.hpp"
+#include "ff/limbs.hpp"
 
 extern "C" {
 // r = (a b + q p) / 2^(29 n), limbs in [n][4] arrays (lib/ff/mont_mul_avx2_x86_64.S).
@@ -33,19 +34,7 @@ struct radix29 {
     static constexpr unsigned shift = static_cast<unsigned>(29 * n29 - 64 * n64);
     static_assert(F::bits + shift <= 29 * n29, "a * 2^s must fit in the radix-2^29 limbs");
     // p in radix 2^29.
-    static constexpr std::array<uint64_t, n29> modulus = [] {
-        std::array<uint64_t, n29> r{};
-        for (size_t k = 0; k < n29; ++k) {
-            for (size_t w = 0; w < n64; ++w) {
-                const long lo = long(29 * k), word = long(64 * w);
-                if (word + 64 <= lo || word >= lo + 29) continue;
-                const long sh = word - lo;
-                r[k] |= sh >= 0 ? F::modulus[w] << sh : F::modulus[w] >> -sh;
-            }
-            r[k] &= mask29;
-        }
-        return r;
-    }();
+    static constexpr std::array<uint64_t, n29> modulus = to_radix<29, n29>(F::modulus);
     // The kernel's constants: p's limbs, -p^-1 mod 2^29 and the mask, each in 4 lanes.
     struct alignas(32) consts_t {
         uint64_t v[n29 + 2][4];

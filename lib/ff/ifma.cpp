@@ -49,6 +49,7 @@
 #include "ff/avx2_batch.hpp"
 #include "ff/batch_chunk.hpp"
 #include "ff/in_place.hpp"
+#include "ff/limbs.hpp"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define C2LAB_IFMA_KERNELS 1
@@ -77,19 +78,7 @@ struct radix52 {
     static constexpr uint64_t mask = (uint64_t{1} << 52) - 1;
 
     // p in radix 2^52.
-    static constexpr std::array<uint64_t, n52> modulus = [] {
-        std::array<uint64_t, n52> r{};
-        for (size_t k = 0; k < n52; ++k) {
-            for (size_t w = 0; w < n64; ++w) {
-                const long lo = long(52 * k), word = long(64 * w);
-                if (word + 64 <= lo || word >= lo + 52) continue;
-                const long sh = word - lo;
-                r[k] |= sh >= 0 ? F::modulus[w] << sh : F::modulus[w] >> -sh;
-            }
-            r[k] &= mask;
-        }
-        return r;
-    }();
+    static constexpr std::array<uint64_t, n52> modulus = to_radix<52, n52>(F::modulus);
     // p 2^S in radix 2^52, normalised (the lazy NTT stages' settlement subtracts 16p, 8p, 4p, 2p
     // and p; their sums add 2p). Only where p 2^S fits the N52 limbs.
     template <unsigned S>

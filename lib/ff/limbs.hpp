@@ -92,6 +92,24 @@ constexpr size_t bit_length(const limbs<N>& a) noexcept {
     return 0;
 }
 
+// x in K limbs of Bits bits (radix 2^Bits, Bits < 64): limb k holds bits [Bits k, Bits k + Bits)
+// of x (the vector kernels' layouts: radix 2^52 on IFMA, 2^29 on AVX2).
+template <unsigned Bits, size_t K, size_t N>
+constexpr limbs<K> to_radix(const limbs<N>& x) noexcept {
+    static_assert(Bits > 0 && Bits < 64);
+    limbs<K> r{};
+    for (size_t k = 0; k < K; ++k) {
+        for (size_t w = 0; w < N; ++w) {
+            const long lo = long(Bits * k), word = long(64 * w);
+            if (word + 64 <= lo || word >= lo + long(Bits)) continue;
+            const long sh = word - lo;
+            r[k] |= sh >= 0 ? x[w] << sh : x[w] >> -sh;
+        }
+        r[k] &= (uint64_t{1} << Bits) - 1;
+    }
+    return r;
+}
+
 // -m^-1 mod 2^64 for odd m (Newton iteration: each step doubles the correct bits).
 constexpr uint64_t neg_inv64(uint64_t m) noexcept {
     uint64_t inv = 1;
