@@ -10,6 +10,9 @@
 // The h step takes the ntt_pair flag (--flag ntt_pair=natural|bit_reversed|auto; default auto), so
 // `c2lab ab --binary bench_ntt --filter 'ntt/h/log_n:22/threads:2' --flag ntt_pair=bit_reversed,natural`
 // compares the two forms of its transform pairs on this stage alone.
+// Every transform takes the ntt_batch flag (--flag ntt_batch=auto|scalar|avx2|ifma): the kernels
+// of the butterfly stages, e.g. `c2lab ab --binary bench_ntt --filter 'ntt/forward/log_n:20/threads:1'
+// --flag ntt_batch=scalar,avx2`.
 // Run: bench_ntt --benchmark_filter='ntt/forward/.*' (or scripts/bench.sh for the suite).
 #include <benchmark/benchmark.h>
 
@@ -44,7 +47,8 @@ using transform_fn = void (*)(const evaluation_domain&, std::span<fr>, const ntt
 template <transform_fn F>
 void transform(benchmark::State& state) {
     const size_t log_n = static_cast<size_t>(state.range(0));
-    const ntt_config cfg{static_cast<unsigned>(state.range(1))};
+    ntt_config cfg{static_cast<unsigned>(state.range(1))};
+    cfg.batch = bench::opts().flags.ntt_batch;
     evaluation_domain d(log_n, cfg.threads);
     std::vector<fr> a = random_vector(d.size(), 1);
     for (auto _ : state) {
@@ -62,6 +66,7 @@ void h_step(benchmark::State& state) {
     const size_t log_n = static_cast<size_t>(state.range(0));
     ntt_config cfg{static_cast<unsigned>(state.range(1))};
     cfg.pair = bench::opts().flags.ntt_pair;
+    cfg.batch = bench::opts().flags.ntt_batch;
     evaluation_domain d(log_n, cfg.threads);
     const std::vector<fr> a0 = random_vector(d.size(), 2), b0 = random_vector(d.size(), 3);
     std::vector<fr> c0(d.size());

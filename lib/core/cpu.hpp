@@ -51,7 +51,7 @@ extern const bool use_ifma;
 extern const bool use_avx2_asm;
 
 // True where the MSM's batched affine additions (G1's, and G2's inversion) take the AVX2 kernels
-// when AVX-512 IFMA does not run (ff::affine_batch_path): AMD cores of family 0x19 (Zen 3, Zen 4),
+// when AVX-512 IFMA does not run (ff::vector_batch_path): AMD cores of family 0x19 (Zen 3, Zen 4),
 // where the scalar product is slow (its mulx and adds do not overlap). Decided from measurements
 // on Zen 4 without AVX-512 (lib/ff/avx2_batch.hpp, results/reference/epyc-zen4-avx2-2026-12-07.md:
 // the 2 KiB proof 0.902x); Zen 3, not measured, takes Zen 4's choice.

@@ -59,10 +59,11 @@ void kernel(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* k
 
 // 4 elements of N64 limbs (element e at x + N64 e) to N64 vectors (limb j of element e in lane e
 // of v[j]): 4x4 transposes in registers, and for limbs 4 and 5 (Fp) one of two 128-bit halves.
-// Stride: words from one element's limbs to the next's (N64, or 12 for a component of Fp2).
-template <size_t N64, size_t Stride = N64>
-inline void load_soa(const uint64_t* x, __m256i* v) noexcept {
-    auto ld = [&](size_t e, size_t j) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + Stride * e + j)); };
+// stride: words from one element's limbs to the next's (N64, 12 for a component of Fp2, or a
+// multiple of N64 for elements apart).
+template <size_t N64>
+inline void load_soa(const uint64_t* x, __m256i* v, size_t stride = N64) noexcept {
+    auto ld = [&](size_t e, size_t j) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + stride * e + j)); };
     const __m256i r0 = ld(0, 0), r1 = ld(1, 0), r2 = ld(2, 0), r3 = ld(3, 0);
     const __m256i t0 = _mm256_unpacklo_epi64(r0, r1), t1 = _mm256_unpackhi_epi64(r0, r1);
     const __m256i t2 = _mm256_unpacklo_epi64(r2, r3), t3 = _mm256_unpackhi_epi64(r2, r3);
@@ -71,7 +72,7 @@ inline void load_soa(const uint64_t* x, __m256i* v) noexcept {
     v[2] = _mm256_permute2x128_si256(t0, t2, 0x31);
     v[3] = _mm256_permute2x128_si256(t1, t3, 0x31);
     if constexpr (N64 == 6) {
-        auto ld2 = [&](size_t e) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(x + Stride * e + 4)); };
+        auto ld2 = [&](size_t e) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(x + stride * e + 4)); };
         const __m256i h01 = _mm256_set_m128i(ld2(1), ld2(0)), h23 = _mm256_set_m128i(ld2(3), ld2(2));
         // [e0.4 e2.4 e1.4 e3.4] and [e0.5 e2.5 e1.5 e3.5], lanes 1 and 2 swapped back.
         v[4] = _mm256_permute4x64_epi64(_mm256_unpacklo_epi64(h01, h23), 0xd8);
@@ -82,9 +83,9 @@ inline void load_soa(const uint64_t* x, __m256i* v) noexcept {
 }
 
 // The inverse of load_soa.
-template <size_t N64, size_t Stride = N64>
-inline void store_soa(uint64_t* x, const __m256i* v) noexcept {
-    auto st = [&](size_t e, size_t j, __m256i y) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(x + Stride * e + j), y); };
+template <size_t N64>
+inline void store_soa(uint64_t* x, const __m256i* v, size_t stride = N64) noexcept {
+    auto st = [&](size_t e, size_t j, __m256i y) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(x + stride * e + j), y); };
     const __m256i t0 = _mm256_unpacklo_epi64(v[0], v[1]), t1 = _mm256_unpackhi_epi64(v[0], v[1]);
     const __m256i t2 = _mm256_unpacklo_epi64(v[2], v[3]), t3 = _mm256_unpackhi_epi64(v[2], v[3]);
     const __m256i r0 = _mm256_permute2x128_si256(t0, t2, 0x20), r1 = _mm256_permute2x128_si256(t1, t3, 0x20);
@@ -94,7 +95,7 @@ inline void store_soa(uint64_t* x, const __m256i* v) noexcept {
         st(0, 0, r0), st(1, 0, r1), st(2, 0, r2), st(3, 0, r3);
         const __m256i lo = _mm256_unpacklo_epi64(v[4], v[5]), hi = _mm256_unpackhi_epi64(v[4], v[5]);
         // lo = [e0.4 e0.5 e2.4 e2.5], hi = [e1.4 e1.5 e3.4 e3.5]
-        auto st2 = [&](size_t e, __m128i y) { _mm_storeu_si128(reinterpret_cast<__m128i*>(x + Stride * e + 4), y); };
+        auto st2 = [&](size_t e, __m128i y) { _mm_storeu_si128(reinterpret_cast<__m128i*>(x + stride * e + 4), y); };
         st2(0, _mm256_castsi256_si128(lo)), st2(2, _mm256_extracti128_si256(lo, 1));
         st2(1, _mm256_castsi256_si128(hi)), st2(3, _mm256_extracti128_si256(hi, 1));
     } else {
@@ -192,44 +193,51 @@ void mul_chunks_avx2(F* out, const F* a, const F* b, size_t chunks) noexcept {
 namespace {
 
 using v4 = __m256i;
-constexpr size_t n29 = radix29<fp>::n29;
-struct alignas(32) v29 {
-    uint64_t l[n29][4];
+// 4 elements of F in the kernel's layout: limb k of lane e at l[k][e].
+template <class F>
+struct alignas(32) vec29 {
+    uint64_t l[radix29<F>::n29][4];
 };
+using v29 = vec29<fp>;
+constexpr size_t n29 = radix29<fp>::n29;
 
 inline v4 vld(const uint64_t* p) noexcept { return _mm256_load_si256(reinterpret_cast<const v4*>(p)); }
 inline void vst(uint64_t* p, v4 v) noexcept { _mm256_store_si256(reinterpret_cast<v4*>(p), v); }
 inline v4 vmask() noexcept { return _mm256_set1_epi64x(static_cast<long long>(mask29)); }
+inline v4 vset(uint64_t x) noexcept { return _mm256_set1_epi64x(static_cast<long long>(x)); }
 
 // k p in radix 2^29: normalised (norm), and "borrowed" (each limb but the top one raised by 2^29
 // and the next one lowered by 1: the same value with every limb below the top at least 2^29 - 1,
 // so that x + kp - y keeps those limbs non-negative for a normalised y). The top limb may go
 // negative in x + kp - y; the carries from below bring it back, since the value is positive.
-template <unsigned K>
+template <class F, unsigned K>
 struct multiple_of_p {
-    std::array<uint64_t, n29> norm{}, borrowed{};
+    static constexpr size_t N = radix29<F>::n29;
+    std::array<uint64_t, N> norm{}, borrowed{};
     constexpr multiple_of_p() {
         uint64_t carry = 0;
-        for (size_t k = 0; k < n29; ++k) {
-            const uint64_t v = K * radix29<fp>::modulus[k] + carry;
-            norm[k] = k + 1 < n29 ? v & mask29 : v;
+        for (size_t k = 0; k < N; ++k) {
+            const uint64_t v = K * radix29<F>::modulus[k] + carry;
+            norm[k] = k + 1 < N ? v & mask29 : v;
             carry = v >> 29;
         }
-        for (size_t k = 0; k < n29; ++k)
-            borrowed[k] = norm[k] + (k + 1 < n29 ? uint64_t{1} << 29 : 0) - (k > 0 ? 1 : 0);
+        for (size_t k = 0; k < N; ++k)
+            borrowed[k] = norm[k] + (k + 1 < N ? uint64_t{1} << 29 : 0) - (k > 0 ? 1 : 0);
     }
 };
-constexpr multiple_of_p<1> p1{};
-constexpr multiple_of_p<2> p2{};
+template <class F, unsigned K>
+constexpr multiple_of_p<F, K> mult_p{};
 
 // Carries up: limbs of up to 63 bits, non-negative below the top one, to 29-bit limbs.
-inline void normalize(v29& r, const v4* t) noexcept {
+template <class F>
+inline void normalize(vec29<F>& r, const v4* t) noexcept {
+    constexpr size_t N = radix29<F>::n29;
     const v4 m = vmask();
     v4 carry = _mm256_setzero_si256();
 #pragma GCC unroll 16
-    for (size_t k = 0; k < n29; ++k) {
+    for (size_t k = 0; k < N; ++k) {
         const v4 v = _mm256_add_epi64(t[k], carry);
-        if (k + 1 < n29) {
+        if (k + 1 < N) {
             carry = _mm256_srli_epi64(v, 29);
             vst(r.l[k], _mm256_and_si256(v, m));
         } else {
@@ -238,21 +246,22 @@ inline void normalize(v29& r, const v4* t) noexcept {
     }
 }
 // r = a + b, normalised.
-inline void add(v29& r, const v29& a, const v29& b) noexcept {
-    v4 t[n29];
+template <class F>
+inline void add(vec29<F>& r, const vec29<F>& a, const vec29<F>& b) noexcept {
+    constexpr size_t N = radix29<F>::n29;
+    v4 t[N];
 #pragma GCC unroll 16
-    for (size_t k = 0; k < n29; ++k) t[k] = _mm256_add_epi64(vld(a.l[k]), vld(b.l[k]));
+    for (size_t k = 0; k < N; ++k) t[k] = _mm256_add_epi64(vld(a.l[k]), vld(b.l[k]));
     normalize(r, t);
 }
 // r = a + K p - b for b below K p (K = 1, 2), normalised.
-template <unsigned K>
-inline void sub(v29& r, const v29& a, const v29& b) noexcept {
-    const auto& c = K == 1 ? p1.borrowed : p2.borrowed;
-    v4 t[n29];
+template <unsigned K, class F>
+inline void sub(vec29<F>& r, const vec29<F>& a, const vec29<F>& b) noexcept {
+    constexpr size_t N = radix29<F>::n29;
+    const auto& c = mult_p<F, K>.borrowed;
+    v4 t[N];
 #pragma GCC unroll 16
-    for (size_t k = 0; k < n29; ++k)
-        t[k] = _mm256_sub_epi64(_mm256_add_epi64(vld(a.l[k]), _mm256_set1_epi64x(static_cast<long long>(c[k]))),
-                                vld(b.l[k]));
+    for (size_t k = 0; k < N; ++k) t[k] = _mm256_sub_epi64(_mm256_add_epi64(vld(a.l[k]), vset(c[k])), vld(b.l[k]));
     normalize(r, t);
 }
 // Lane by lane: x where m is all ones, y elsewhere.
@@ -277,15 +286,15 @@ inline void mul(v29& r, const v29& a_shifted, const v29& b) noexcept {
 }
 // A normalised value below 4p to its canonical form.
 inline void settle(v29& t) noexcept {
-    subtract_if_at_least(t.l, p2.norm);
-    subtract_if_at_least(t.l, p1.norm);
+    subtract_if_at_least(t.l, mult_p<fp, 2>.norm);
+    subtract_if_at_least(t.l, mult_p<fp, 1>.norm);
 }
 // 4 elements of Fp (Stride 6), or one component of 4 elements of Fp2 (Stride 12), from the
 // first one's limbs.
 template <size_t Stride = 6>
 inline void load4(v29& r, const uint64_t* src) noexcept {
     v4 x[6];
-    load_soa<6, Stride>(src, x);
+    load_soa<6>(src, x, Stride);
     to_radix29<6, n29, 0>(x, r.l);
 }
 template <size_t Stride = 6>
@@ -294,7 +303,7 @@ inline void store4(uint64_t* dst, const v29& t) noexcept {
 #pragma GCC unroll 16
     for (size_t k = 0; k < n29; ++k) r[k] = vld(t.l[k]);
     to_radix64<6, n29>(r, x);
-    store_soa<6, Stride>(dst, x);
+    store_soa<6>(dst, x, Stride);
 }
 inline void load4(v29& r, const fp* src) noexcept { load4(r, src[0].mont.data()); }
 inline void store4(fp* dst, const v29& t) noexcept { store4(dst[0].mont.data(), t); }
@@ -457,6 +466,162 @@ bool denominators_inverse_avx2(const fp2* d, const fp* norm, fp2* out, size_t n)
             for (size_t l = 0; l < count; ++l) out[i + l] = pad[l];
     }
     return true;
+}
+
+// The NTT's stages over Fr in radix 2^29 (butterfly_stages_avx2, butterfly_row_stages_avx2).
+// Values are lazy between the stages: normalised limbs, below a bound B in multiples of p that
+// grows by 2p a stage and is reduced once, at the end. A butterfly (p, q) <- (p + t, p + 2p - t)
+// with t = q W / 2^261 (W = w 2^5, the twiddle in twiddle_form(avx2)): the kernel's result is
+// below (q / 2^261 + 1) p, so below 2p for any q below 2^261 (70.5 p), and both outputs are below
+// B + 2p. From canonical inputs, s stages end below (2s + 1) p: 34 stages fit 2^261.
+namespace {
+
+using f29 = vec29<fr>;
+constexpr size_t fr_n29 = radix29<fr>::n29;
+static_assert(2 * avx2_max_lazy_stages + 1 < 70, "(2s + 1) p below 2^261");
+
+// t = q W / 2^261 = q w / R, below 2p.
+inline void mul_twiddle(f29& t, const f29& q, const f29& w) noexcept {
+    kernel<fr_n29>(&t.l[0][0], &q.l[0][0], &w.l[0][0], &radix29<fr>::consts.v[0][0]);
+}
+// (p, q) <- (p + a, p + 2p - a) for a below 2p; a may be q (every limb is read before any is written).
+inline void add_sub(f29& p, f29& q, const f29& a) noexcept {
+    const auto& c = mult_p<fr, 2>.borrowed;
+    v4 s[fr_n29], d[fr_n29];
+#pragma GCC unroll 16
+    for (size_t k = 0; k < fr_n29; ++k) {
+        const v4 u = vld(p.l[k]), v = vld(a.l[k]);
+        s[k] = _mm256_add_epi64(u, v);
+        d[k] = _mm256_sub_epi64(_mm256_add_epi64(u, vset(c[k])), v);
+    }
+    normalize(p, s);
+    normalize(q, d);
+}
+inline void butterfly(f29& p, f29& q, const f29& w) noexcept {
+    f29 t;
+    mul_twiddle(t, q, w);
+    add_sub(p, q, t);
+}
+// A normalised value below 2^261 to its canonical form: k = floor(v8 inv / 2^32), v8 the top limb
+// and inv = floor(2^32 / (p8 + 1)), is at most floor(v / p) and falls short of v / p by less than
+// 1 + v8 / 2^32 + 2^-15 < 1.2 (p8 >= 2^22); so v - k p is below 1.2 p, and one conditional
+// subtraction ends it. k p (k below 2^7: 36-bit limbs) is taken off limb by limb with a
+// representation of zero whose limbs below the top are at least 2^37 - 2^8 added first.
+inline void reduce_lazy(f29& v) noexcept {
+    constexpr auto& p = radix29<fr>::modulus;
+    constexpr uint64_t inv = (uint64_t{1} << 32) / (p[fr_n29 - 1] + 1);
+    static_assert(p[fr_n29 - 1] >= (uint64_t{1} << 22));
+    const v4 k = _mm256_srli_epi64(_mm256_mul_epu32(vld(v.l[fr_n29 - 1]), vset(inv)), 32);
+    v4 t[fr_n29];
+#pragma GCC unroll 16
+    for (size_t i = 0; i < fr_n29; ++i) {
+        const uint64_t zero_limb = (i + 1 < fr_n29 ? uint64_t{1} << 37 : 0) - (i > 0 ? uint64_t{1} << 8 : 0);
+        t[i] = _mm256_sub_epi64(_mm256_add_epi64(vld(v.l[i]), vset(zero_limb)), _mm256_mul_epu32(k, vset(p[i])));
+    }
+    normalize(v, t);
+    subtract_if_at_least(v.l, p);
+}
+// 4 elements of Fr, `stride` words apart, into r; and back, canonical.
+inline void load_fr4(f29& r, const fr* x, size_t stride = 4) noexcept {
+    v4 t[4];
+    load_soa<4>(x->mont.data(), t, stride);
+    to_radix29<4, fr_n29, 0>(t, r.l);
+}
+inline void store_fr4(fr* x, f29& v, size_t stride = 4) noexcept {
+    reduce_lazy(v);
+    v4 r[fr_n29], t[4];
+#pragma GCC unroll 16
+    for (size_t k = 0; k < fr_n29; ++k) r[k] = vld(v.l[k]);
+    to_radix64<4, fr_n29>(r, t);
+    store_soa<4>(x->mont.data(), t, stride);
+}
+// a[e] lane l <-> a[l] lane e, limb by limb.
+inline void transpose4(f29* a) noexcept {
+#pragma GCC unroll 16
+    for (size_t k = 0; k < fr_n29; ++k) {
+        const v4 r0 = vld(a[0].l[k]), r1 = vld(a[1].l[k]), r2 = vld(a[2].l[k]), r3 = vld(a[3].l[k]);
+        const v4 t0 = _mm256_unpacklo_epi64(r0, r1), t1 = _mm256_unpackhi_epi64(r0, r1);
+        const v4 t2 = _mm256_unpacklo_epi64(r2, r3), t3 = _mm256_unpackhi_epi64(r2, r3);
+        vst(a[0].l[k], _mm256_permute2x128_si256(t0, t2, 0x20));
+        vst(a[1].l[k], _mm256_permute2x128_si256(t1, t3, 0x20));
+        vst(a[2].l[k], _mm256_permute2x128_si256(t0, t2, 0x31));
+        vst(a[3].l[k], _mm256_permute2x128_si256(t1, t3, 0x31));
+    }
+}
+// w[0..count) (count <= 4), each broadcast to the 4 lanes of out[j].
+inline void broadcast_twiddles(f29* out, const fr* w, size_t count) noexcept {
+    fr pad[4] = {};
+    std::copy_n(w, count, pad);
+    f29 v;
+    load_fr4(v, pad);
+    for (size_t j = 0; j < count; ++j) {
+#pragma GCC unroll 16
+        for (size_t k = 0; k < fr_n29; ++k)
+            vst(out[j].l[k], _mm256_set1_epi64x(static_cast<long long>(v.l[k][j])));
+    }
+}
+
+// The per-thread buffer of the stages (grown as needed, never shrunk).
+f29* stage_buffer(size_t vectors) {
+    thread_local std::vector<f29, tbb::cache_aligned_allocator<f29>> buf;
+    if (buf.size() < vectors) buf.resize(vectors);
+    return buf.data();
+}
+
+}  // namespace
+
+void butterfly_stages_avx2(fr* x, size_t len, const fr* stage_tw, size_t h_first) {
+    // Vector v, lane l holds element l q + v (q = len / 4): the stages h <= q / 2 pair vectors v and
+    // v + h, every lane with the same twiddle (broadcast); the last two (h = q, 2q) pair lanes, and
+    // run on groups of 4 vectors transposed, whose lanes are then 4 consecutive elements.
+    const size_t q = len / 4;
+    f29* xs = stage_buffer(2 * q);
+    f29* ws = xs + q;  // ws[h + j]: twiddle j of stage h (2 <= h <= q / 2), broadcast
+    for (size_t v = 0; v < q; ++v) load_fr4(xs[v], x + v, 4 * q);
+    for (size_t h = h_first; 2 * h <= q; h <<= 1) {
+        if (h == 1) {  // twiddle 1, canonical inputs: sums and differences alone, below 2p
+            for (size_t v = 0; v < q; v += 2) add_sub(xs[v], xs[v + 1], xs[v + 1]);
+            continue;
+        }
+        for (size_t j = 0; j < h; j += 4) broadcast_twiddles(ws + h + j, stage_tw + h + j, std::min<size_t>(4, h - j));
+        for (size_t blk = 0; blk < q; blk += 2 * h)
+            for (size_t j = 0; j < h; ++j) butterfly(xs[blk + j], xs[blk + j + h], ws[h + j]);
+    }
+    f29 w0, w1;
+    for (size_t g = 0; g < q; g += 4) {
+        f29* y = xs + g;  // y[l] lane e: element l q + g + e
+        transpose4(y);
+        if (h_first <= q) {
+            load_fr4(w0, stage_tw + q + g);
+            butterfly(y[0], y[1], w0);
+            butterfly(y[2], y[3], w0);
+        }
+        load_fr4(w0, stage_tw + 2 * q + g);
+        load_fr4(w1, stage_tw + 3 * q + g);
+        butterfly(y[0], y[2], w0);
+        butterfly(y[1], y[3], w1);
+        for (size_t l = 0; l < 4; ++l) store_fr4(x + l * q + g, y[l]);
+    }
+}
+
+void butterfly_row_stages_avx2(fr* x, size_t rows, size_t stride,
+                               const std::function<void(size_t, size_t, fr*)>& twiddles) {
+    // Row r's 16 elements in xs[4r .. 4r + 4), 4 consecutive columns a vector; each row's twiddles
+    // converted once for all its blocks.
+    f29* xs = stage_buffer(4 * rows + 4);
+    f29* ws = xs + 4 * rows;
+    for (size_t r = 0; r < rows; ++r)
+        for (size_t g = 0; g < 4; ++g) load_fr4(xs[4 * r + g], x + stride * r + 4 * g);
+    fr w[16];
+    for (size_t hr = 1; hr < rows; hr <<= 1)
+        for (size_t rr = 0; rr < hr; ++rr) {
+            twiddles(hr, rr, w);
+            for (size_t g = 0; g < 4; ++g) load_fr4(ws[g], w + 4 * g);
+            for (size_t br = 0; br < rows; br += 2 * hr)
+                for (size_t g = 0; g < 4; ++g) butterfly(xs[4 * (br + rr) + g], xs[4 * (br + rr + hr) + g], ws[g]);
+        }
+    for (size_t r = 0; r < rows; ++r)
+        for (size_t g = 0; g < 4; ++g) store_fr4(x + stride * r + 4 * g, xs[4 * r + g]);
 }
 
 template void mul_chunks_avx2<fp, false>(fp*, const fp*, const fp*, size_t) noexcept;

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 
 #include "ff/fields.hpp"
 #include "ff/fp2.hpp"
@@ -42,5 +43,15 @@ bool affine_add_batch_avx2(fp* x1, fp* y1, const fp* x2, const fp* y2, const uin
 // and so do the two products of each 1/d: 5 of the 6 Fp products an addition of G2 spends on its
 // inversion, the norm itself staying scalar. False, with nothing written, where some norm is zero.
 bool denominators_inverse_avx2(const fp2* d, const fp* norm, fp2* out, size_t n);
+
+// The NTT's stages over Fr (ff::butterfly_stages and ff::butterfly_row_stages on batch_path::avx2;
+// shapes checked there, the same meaning): values in radix 2^29 from the first stage to the last,
+// lazy between them (below (2s + 1) p after s stages, normalised limbs), reduced once at the end;
+// twiddles in twiddle_form(avx2), w 2^5 (the kernel divides by 2^261 = 2^5 R). At most
+// avx2_max_lazy_stages stages.
+constexpr size_t avx2_max_lazy_stages = 34;
+void butterfly_stages_avx2(fr* x, size_t len, const fr* stage_tw, size_t h_first);
+void butterfly_row_stages_avx2(fr* x, size_t rows, size_t stride,
+                               const std::function<void(size_t, size_t, fr*)>& twiddles);
 
 }  // namespace c2lab::ff::detail

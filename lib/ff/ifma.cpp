@@ -105,6 +105,9 @@ F twiddle_form_of(F w) noexcept {
 
 static_assert(radix52<fr>::n52 == 5 && radix52<fr>::shift == 4);
 
+// 2^5: the AVX2 stages' kernel divides by 2^(29 9) = 2^5 R (avx2_batch.hpp).
+fr avx2_twiddle_factor() noexcept { return fr::from_u64(32); }
+
 template <class F>
 void check_spans(std::span<F> out, std::span<const F> a, std::span<const F> b, const char* what) {
     if (a.size() != out.size() || b.size() != out.size())
@@ -1140,12 +1143,27 @@ __attribute__((target("avx512f,avx512ifma,avx512vl,avx512bw"))) void affine_add_
 // The storage of an element is its limbs alone: the kernels address arrays of F as limbs.
 static_assert(sizeof(fp) == 6 * sizeof(uint64_t) && sizeof(fr) == 4 * sizeof(uint64_t));
 
-// batch_path::avx2 has products (mul_batch, square_batch, scale_batch) and the batched additions
-// only: the butterflies refuse it rather than run another path under its name.
+// batch_path::avx2 has products (mul_batch, square_batch, scale_batch), the batched additions and
+// the NTT's stages in natural-order input (butterfly_stages, butterfly_row_stages) only: the other
+// butterflies refuse it rather than run another path under its name.
 void refuse_avx2(batch_path path, const char* what) {
     if (path == batch_path::avx2)
-        throw error(errc::device, std::string(what) + ": the AVX2 path has products (mul_batch, square_batch) and "
-                                                      "batched additions (affine_add_batch) only");
+        throw error(errc::device, std::string(what) + ": the AVX2 path has products (mul_batch, square_batch), "
+                                                      "batched additions (affine_add_batch) and the stages "
+                                                      "butterfly_stages and butterfly_row_stages only");
+}
+
+// The AVX2 stages' checks: the path on, at most detail::avx2_max_lazy_stages stages.
+void check_avx2_stages(const char* what, size_t stages) {
+#if defined(C2LAB_HAVE_X86_ASM)
+    if (!avx2_available()) throw error(errc::device, std::string(what) + ": the AVX2 path is off (C2LAB_PORTABLE is set)");
+    if (stages > detail::avx2_max_lazy_stages)
+        throw error(errc::bad_input, std::string(what) + ": " + std::to_string(stages) + " stages on the AVX2 path, at most " +
+                                         std::to_string(detail::avx2_max_lazy_stages));
+#else
+    (void)stages;
+    throw error(errc::device, std::string(what) + ": the AVX2 path is not compiled in this build");
+#endif
 }
 
 template <class F, bool Square>
@@ -1240,13 +1258,18 @@ __m512i* resident_buffer(const char* what, size_t vectors) {
 
 template <class F>
 void butterfly_stages_impl(batch_path path, std::span<F> x, std::span<const F> stage_tw, size_t h_first) {
-    refuse_avx2(path, "butterfly_stages");
     const size_t len = x.size();
     if (!std::has_single_bit(h_first) || !std::has_single_bit(len) || len < std::max<size_t>(16, 2 * h_first) ||
         stage_tw.size() < len)
         throw error(errc::bad_input, "butterfly_stages: " + std::to_string(len) + " elements, first stage " +
                                          std::to_string(h_first) + ", " + std::to_string(stage_tw.size()) +
                                          " twiddles: need powers of two, 16 <= len, h_first <= len / 2, twiddles >= len");
+    if (path == batch_path::avx2) {
+        check_avx2_stages("butterfly_stages", static_cast<size_t>(std::countr_zero(len) - std::countr_zero(h_first)));
+#if defined(C2LAB_HAVE_X86_ASM)
+        if constexpr (std::is_same_v<F, fr>) return detail::butterfly_stages_avx2(x.data(), len, stage_tw.data(), h_first);
+#endif
+    }
     if (path == batch_path::ifma) {
 #if defined(C2LAB_IFMA_KERNELS)
         constexpr size_t N52 = radix52<F>::n52;
@@ -1267,11 +1290,16 @@ void butterfly_stages_impl(batch_path path, std::span<F> x, std::span<const F> s
 template <class F>
 void butterfly_row_stages_impl(batch_path path, std::span<F> x, size_t rows, size_t stride,
                                const std::function<void(size_t, size_t, F*)>& twiddles) {
-    refuse_avx2(path, "butterfly_row_stages");
     if (rows < 2 || !std::has_single_bit(rows) || stride < 16 || x.size() < stride * (rows - 1) + 16)
         throw error(errc::bad_input, "butterfly_row_stages: " + std::to_string(x.size()) + " elements for " +
                                          std::to_string(rows) + " rows " + std::to_string(stride) +
                                          " apart: need 16 a row, rows at least 16 apart and a power of two of rows");
+    if (path == batch_path::avx2) {
+        check_avx2_stages("butterfly_row_stages", static_cast<size_t>(std::countr_zero(rows)));
+#if defined(C2LAB_HAVE_X86_ASM)
+        if constexpr (std::is_same_v<F, fr>) return detail::butterfly_row_stages_avx2(x.data(), rows, stride, twiddles);
+#endif
+    }
     if (path == batch_path::ifma) {
 #if defined(C2LAB_IFMA_KERNELS)
         butterfly_row_stages_ifma<F>(x.data(), rows, stride, twiddles,
@@ -1449,12 +1477,18 @@ void butterfly_batch(batch_path path, std::span<fr> p, std::span<fr> q, std::spa
 }
 
 fr twiddle_form(batch_path path, const fr& w) noexcept {
-    return path == batch_path::ifma ? twiddle_form_of(w) : w;
+    if (path == batch_path::ifma) return twiddle_form_of(w);
+    if (path == batch_path::avx2) return w * avx2_twiddle_factor();
+    return w;
 }
 
 void twiddle_form(batch_path path, std::span<fr> w) noexcept {
     if (path == batch_path::ifma)
         for (fr& x : w) x = twiddle_form_of(x);
+    if (path == batch_path::avx2) {
+        const fr k = avx2_twiddle_factor();
+        for (fr& x : w) x *= k;
+    }
 }
 
 void butterfly_stages(batch_path path, std::span<fr> x, std::span<const fr> stage_tw, size_t h_first) {
@@ -1496,7 +1530,7 @@ bool avx2_available() noexcept {
     return cpu::use_avx2_asm;
 }
 
-batch_path affine_batch_path() noexcept {
+batch_path vector_batch_path() noexcept {
     if (ifma_available()) return batch_path::ifma;
     if (avx2_available() && cpu::prefer_avx2_batches) return batch_path::avx2;
     return batch_path::scalar;

@@ -12,9 +12,10 @@
 //                       (ff/avx2_batch.hpp; on the AMD EPYC of family 25 model 17, Zen 4, 80-85
 //                       cycles a product against the scalar path's 118-122): mul_batch and
 //                       square_batch (chunks of 4, the scalar loop for the rest; no caller takes
-//                       them) and affine_add_batch (below), the MSM's batched additions where
-//                       affine_batch_path() says so. The butterflies refuse it (c2lab::error,
-//                       errc::device).
+//                       them), affine_add_batch (below), the MSM's batched additions, and the NTT's
+//                       stages butterfly_stages and butterfly_row_stages (Fr in 9 limbs, lazy between
+//                       the stages), where vector_batch_path() says so. The other butterflies refuse
+//                       it (c2lab::error, errc::device).
 // C2LAB_NO_AVX512=1 or C2LAB_PORTABLE=1 in the environment turns the IFMA path off
 // (core/cpu.hpp). No AVX-512 intrinsic appears in this header: only ifma.cpp's kernels are
 // compiled for AVX-512, so every other file stays x86-64-v3 (and runs under valgrind).
@@ -42,10 +43,11 @@ bool ifma_available() noexcept;
 // (c2lab is compiled for x86-64-v3, so AVX2 is there wherever c2lab runs at all).
 bool avx2_available() noexcept;
 const char* to_string(batch_path p) noexcept;
-// The path of the MSM's batched affine additions (affine_add_batch), G1's and G2's alike: ifma
-// where available, else avx2 where cpu::prefer_avx2_batches, else scalar. (G2's avx2 is the scalar
-// chain with its inversion in AVX2 batches.)
-batch_path affine_batch_path() noexcept;
+// The path of the vector kernels taken by default: the MSM's batched affine additions
+// (affine_add_batch, G1's and G2's alike) and the NTT's stages (butterfly_stages,
+// butterfly_row_stages): ifma where available, else avx2 where cpu::prefer_avx2_batches, else
+// scalar. (G2's avx2 is the scalar chain with its inversion in AVX2 batches.)
+batch_path vector_batch_path() noexcept;
 
 void mul_batch(std::span<fp> out, std::span<const fp> a, std::span<const fp> b);
 void mul_batch(std::span<fr> out, std::span<const fr> a, std::span<const fr> b);
@@ -73,6 +75,7 @@ void butterfly_batch(batch_path path, std::span<fr> p, std::span<fr> q, std::spa
 // the scalar path; on the IFMA path w 2^4 mod p. There the values stay lazy between the stages
 // (below 31 p, limbs not normalised) and the radix-2^52 product divides by 2^260 = 2^4 R, so the
 // 2^4 that butterfly_batch puts on q (a limb shift of a value below p) goes on the twiddle.
+// On the AVX2 path w 2^5 mod p: its radix-2^29 product divides by 2^261 = 2^5 R.
 fr twiddle_form(batch_path path, const fr& w) noexcept;
 void twiddle_form(batch_path path, std::span<fr> w) noexcept;  // in place
 // The NTT's in-cache stages over one chunk: for h = h_first, 2 h_first, ..., x.size() / 2, every
@@ -81,8 +84,10 @@ void twiddle_form(batch_path path, std::span<fr> w) noexcept;  // in place
 // the same bits as butterfly_batch stage after stage with the plain twiddles. On the IFMA path
 // the chunk and the twiddles are converted to radix 2^52 once for all the stages, the values
 // stay lazy between them (ifma.cpp), and the stages h = 1, 2, 4, whose pairs share a vector, run
-// on permuted vectors. x.size() and h_first powers of two, 16 <= x.size(), h_first <=
-// x.size() / 2, stage_tw.size() >= x.size() (c2lab::error otherwise).
+// on permuted vectors. On the AVX2 path in radix 2^29 (9 limbs), a lane a quarter of the chunk
+// from the next, so that the stages up to x.size() / 8 pair whole vectors under one twiddle, and
+// the last two run on 4 vectors transposed. x.size() and h_first powers of two, 16 <= x.size(),
+// h_first <= x.size() / 2, stage_tw.size() >= x.size() (c2lab::error otherwise).
 void butterfly_stages(batch_path path, std::span<fr> x, std::span<const fr> stage_tw, size_t h_first);
 // The NTT's stages over a column tile: x holds `rows` rows of 16 elements, row r at x[stride r]
 // (stride >= 16; the elements between rows are not touched), rows a power of two >= 2, x at least
@@ -91,8 +96,8 @@ void butterfly_stages(batch_path path, std::span<fr> x, std::span<const fr> stag
 // rows takes the butterflies (row br + rr, row br + rr + hr), column by column with w; the same
 // bits as butterfly_batch row after row with the plain twiddles. On the IFMA path the tile is
 // converted to radix 2^52 once (read from its rows where they lie, written back there), each
-// row's twiddles once for all its blocks, and the values stay lazy between the stages. c2lab::error
-// on other shapes.
+// row's twiddles once for all its blocks, and the values stay lazy between the stages; on the AVX2
+// path the same in radix 2^29, 4 columns a vector. c2lab::error on other shapes.
 void butterfly_row_stages(batch_path path, std::span<fr> x, size_t rows, size_t stride,
                           const std::function<void(size_t hr, size_t rr, fr* w)>& twiddles);
 

@@ -56,13 +56,13 @@ TEST(avx2_dispatch, available_in_every_x86_64_build_unless_portable_is_forced) {
     EXPECT_STREQ(to_string(batch_path::avx2), "avx2");
 }
 
-// The AVX2 path has products and batched additions only: the butterflies refuse it by name
-// rather than run another path, and write nothing.
+// The AVX2 path has products, batched additions and the natural-input stages only: the other
+// butterflies refuse it by name rather than run another path, and write nothing.
 TEST(avx2_dispatch, functions_without_an_avx2_path_refuse_it) {
     std::vector<fr> p(16, fr::one()), q(16, fr::one()), w(16, fr::one());
     for (const auto& run : std::vector<std::function<void()>>{
              [&] { butterfly_batch(batch_path::avx2, std::span<fr>(p), std::span<fr>(q), std::span<const fr>(w)); },
-             [&] { butterfly_stages(batch_path::avx2, std::span<fr>(p), std::span<const fr>(w), 1); }}) {
+             [&] { butterfly_stages_nr(batch_path::avx2, std::span<fr>(p), std::span<const fr>(w), 0); }}) {
         try {
             run();
             ADD_FAILURE() << "a butterfly function ran on batch_path::avx2";
@@ -234,6 +234,13 @@ std::vector<batch_path> available_paths() {
     if (ifma_available()) p.push_back(batch_path::ifma);
     return p;
 }
+// The paths of butterfly_stages and butterfly_row_stages: those above and the AVX2 one.
+std::vector<batch_path> stage_paths() {
+    std::vector<batch_path> p = available_paths();
+    if (avx2_available()) p.push_back(batch_path::avx2);
+    else std::cout << "[ butterfly_stages ] AVX2 kernels off here (C2LAB_PORTABLE, or not an x86-64 build): no avx2 path\n";
+    return p;
+}
 
 TEST(butterfly_batch, random_batches_of_many_sizes) {
     rng g(201);
@@ -298,8 +305,10 @@ TEST(butterfly_batch, refuses_overlap_and_mismatched_lengths) {
 // butterfly_stages on both paths against the stages written out with the field operators: every
 // chunk size from 16 (one group of two vectors) to 4096, every first stage (1, 2 and 4 permute
 // within a vector, 8 and up pair whole vectors), random values and twiddles, and the edges. 2^16
-// and 2^17 elements run 16 and 17 stages: the IFMA path's lazy values are settled after 15.
-TEST(butterfly_stages, both_paths_match_the_stages_written_out) {
+// and 2^17 elements run 16 and 17 stages: the IFMA path's lazy values are settled after 15, the
+// AVX2 path's grow to 35 p (the lanes of its first stages are a quarter of the chunk apart, its
+// last two stages run transposed: every first stage meets both).
+TEST(butterfly_stages, every_path_matches_the_stages_written_out) {
     rng g(203);
     for (size_t len : {16u, 32u, 64u, 128u, 4096u, 65536u, 131072u})
         for (size_t h_first : {1u, 2u, 4u, 8u, 16u}) {
@@ -317,12 +326,12 @@ TEST(butterfly_stages, both_paths_match_the_stages_written_out) {
                             want[blk + j] = u + v;
                             want[blk + h + j] = u - v;
                         }
-                for (batch_path path : available_paths()) {
+                for (batch_path path : stage_paths()) {
                     std::vector<fr> got = x0, tw_path = tw;
                     twiddle_form(path, tw_path);
                     butterfly_stages(path, got, tw_path, h_first);
                     ASSERT_EQ(got, want) << "len " << len << ", first stage " << h_first << ", path "
-                                         << (path == batch_path::ifma ? "ifma" : "scalar");
+                                         << to_string(path);
                 }
             }
         }
@@ -331,7 +340,7 @@ TEST(butterfly_stages, both_paths_match_the_stages_written_out) {
 // butterfly_row_stages on both paths against the row stages written out: 2 to 2^16 rows of 16 (16
 // stages: the IFMA path's lazy values are settled after 15), twiddles that differ per stage, row
 // and column, random values and the edges.
-TEST(butterfly_row_stages, both_paths_match_the_stages_written_out) {
+TEST(butterfly_row_stages, every_path_matches_the_stages_written_out) {
     rng g(205);
     const auto table = random_vector<fr>(4096, g);
     auto twiddles = [&](size_t hr, size_t rr, fr* w) {
@@ -354,14 +363,14 @@ TEST(butterfly_row_stages, both_paths_match_the_stages_written_out) {
                             b = u - v;
                         }
                 }
-            for (batch_path path : available_paths()) {
+            for (batch_path path : stage_paths()) {
                 auto tw = [&](size_t hr, size_t rr, fr* w) {
                     twiddles(hr, rr, w);
                     twiddle_form(path, std::span<fr>(w, 16));
                 };
                 std::vector<fr> got = x0;
                 butterfly_row_stages(path, got, rows, 16, tw);
-                ASSERT_EQ(got, want) << rows << " rows, path " << (path == batch_path::ifma ? "ifma" : "scalar");
+                ASSERT_EQ(got, want) << rows << " rows, path " << to_string(path);
                 if (rows > 1024) continue;
                 // The same rows 40 elements apart (as the NTT's tiles lie in memory): the same
                 // results, and the elements between the rows untouched.
@@ -372,13 +381,14 @@ TEST(butterfly_row_stages, both_paths_match_the_stages_written_out) {
                 butterfly_row_stages(path, spread, rows, stride, tw);
                 for (size_t i = 0; i < spread.size(); ++i) {
                     const size_t r = i / stride, t = i % stride;
-                    ASSERT_EQ(spread[i], t < 16 ? want[16 * r + t] : around[i]) << rows << " rows, element " << i;
+                    ASSERT_EQ(spread[i], t < 16 ? want[16 * r + t] : around[i])
+                        << rows << " rows, element " << i << ", path " << to_string(path);
                 }
             }
         }
     }
     std::vector<fr> x(48);
-    for (batch_path path : available_paths()) {
+    for (batch_path path : stage_paths()) {
         EXPECT_THROW(butterfly_row_stages(path, x, 3, 16, twiddles), error);                          // 3 rows
         EXPECT_THROW(butterfly_row_stages(path, std::span<fr>(x).first(32), 4, 16, twiddles), error);  // 2 rows given
         EXPECT_THROW(butterfly_row_stages(path, std::span<fr>(x).first(16), 1, 16, twiddles), error);  // one row
@@ -479,17 +489,19 @@ TEST(butterfly_row_stages_nr, both_paths_match_the_stages_written_out) {
 }
 
 // twiddle_form: w times 2^4 on the IFMA path (the radix-2^52 product's 2^260 over Fr's R = 2^256),
-// w itself on the scalar path; both forms of the span and of one element agree.
-TEST(twiddle_form, is_w_times_16_on_the_ifma_path_and_w_on_the_scalar_path) {
+// 2^5 on the AVX2 path (radix 2^29: 2^261), w itself on the scalar path; both forms of the span and of one element agree.
+TEST(twiddle_form, is_w_times_16_on_the_ifma_path_32_on_the_avx2_path_and_w_on_the_scalar_path) {
     rng g(206);
     auto w = random_vector<fr>(64, g);
     const auto e = edge_values<fr>();
     w.insert(w.end(), e.begin(), e.end());
-    for (batch_path path : {batch_path::scalar, batch_path::ifma}) {
+    for (batch_path path : {batch_path::scalar, batch_path::ifma, batch_path::avx2}) {
         std::vector<fr> got = w;
         twiddle_form(path, got);
         for (size_t i = 0; i < w.size(); ++i) {
-            const fr want = path == batch_path::ifma ? w[i] * fr::from_u64(16) : w[i];
+            const fr want = path == batch_path::ifma ? w[i] * fr::from_u64(16)
+                            : path == batch_path::avx2 ? w[i] * fr::from_u64(32)
+                                                       : w[i];
             ASSERT_EQ(got[i], want) << i;
             ASSERT_EQ(twiddle_form(path, w[i]), want) << i;
         }
@@ -501,7 +513,7 @@ TEST(butterfly_stages, refuses_bad_sizes) {
     auto x = random_vector<fr>(64, g), tw = random_vector<fr>(64, g);
     std::span<fr> s(x);
     std::span<const fr> t(tw);
-    for (batch_path path : available_paths()) {
+    for (batch_path path : stage_paths()) {
         EXPECT_THROW(butterfly_stages(path, s.first(8), t, 1), error);        // fewer than 16
         EXPECT_THROW(butterfly_stages(path, s.first(48), t, 1), error);       // not a power of two
         EXPECT_THROW(butterfly_stages(path, s, t, 3), error);                 // first stage not a power of two

@@ -192,7 +192,7 @@ struct affine_adder {
             path = choice == msm_batch::scalar ? ff::batch_path::scalar
                    : choice == msm_batch::ifma ? ff::batch_path::ifma
                    : choice == msm_batch::avx2 ? ff::batch_path::avx2
-                                               : ff::affine_batch_path();
+                                               : ff::vector_batch_path();
             gather = path != ff::batch_path::scalar;
         }
     }

@@ -49,7 +49,7 @@ namespace c2lab::msm {
 enum class bucket_add { automatic, xyzz, batch_affine };
 
 // The kernels of the batched affine additions (the msm_batch flag): automatic takes
-// ff::affine_batch_path (AVX-512 IFMA where it runs, else the AVX2 kernels where
+// ff::vector_batch_path (AVX-512 IFMA where it runs, else the AVX2 kernels where
 // cpu::prefer_avx2_batches, else the scalar products); the others force one. On the AVX2 path G1's
 // additions run in 4-lane batches, G2's through the scalar chain with its inversion (the norms'
 // Montgomery trick and the 1/d products) in 4-lane batches.

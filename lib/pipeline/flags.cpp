@@ -115,6 +115,12 @@ constexpr flag_def<fv> registry[] = {
      "first; auto: natural where the AVX-512 IFMA butterflies run, else bit_reversed. The same results",
      [](fv& v, const std::string& x) { v.ntt_pair = poly::parse_ntt_pair(x); },
      [](const fv& v) { return std::string(poly::to_string(v.ntt_pair)); }},
+    {"ntt_batch", "auto|scalar|avx2|ifma", "auto", "ntt",
+     "kernels of the NTT's butterfly stages: auto takes AVX-512 IFMA where it runs, else the 4-lane AVX2 stages "
+     "on AMD family 0x19 (Zen 3, Zen 4), else the scalar butterflies; the others force one (ifma where the CPU "
+     "lacks it fails). The same results",
+     [](fv& v, const std::string& x) { v.ntt_batch = poly::parse_ntt_batch(pick_variant("ntt_batch", x, {"auto", "scalar", "avx2", "ifma"})); },
+     [](const fv& v) { return std::string(poly::to_string(v.ntt_batch)); }},
     {"backend", "cpu|cuda", "cpu", "ntt+msm",
      "engine of the prover's ntt and MSM stages: the CPU (the reference), or CUDA on device 0",
      [](fv& v, const std::string& x) { v.backend = groth16::parse_backend_kind(x); },
@@ -169,6 +175,7 @@ groth16::prover_config flag_values::prover(groth16::prover_backend* backend) con
     cfg.b_g2 = b_g2;
     cfg.msm_split = msm_split;
     cfg.ntt.pair = ntt_pair;
+    cfg.ntt.batch = ntt_batch;
     cfg.backend = backend;
     return cfg;
 }

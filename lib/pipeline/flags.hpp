@@ -89,6 +89,7 @@ struct flag_values {
     pipeline::params_load params_load = pipeline::params_load::before;
     groth16::params_check params_check = groth16::params_check::own;
     poly::ntt_config::pair_order ntt_pair = poly::ntt_config::pair_order::automatic;  // ntt_pair=natural|bit_reversed|auto
+    poly::ntt_config::batch_kind ntt_batch = poly::ntt_config::batch_kind::automatic;  // ntt_batch=auto|scalar|avx2|ifma
     groth16::backend_kind backend = groth16::backend_kind::cpu;
     groth16::host_pinning host_pinning = groth16::host_pinning::off;
 

@@ -29,19 +29,11 @@ evaluation_domain::evaluation_domain(size_t log_n, unsigned threads) {
     z_coset_inv_ = z_coset_.inverse();
 
     threads_ = threads;
-    scalar_ = std::make_shared<lazy_table>();
+    for (auto& t : natural_) t = std::make_shared<lazy_table>();
     for (auto& t : bit_reversed_) t = std::make_shared<lazy_table>();
-    // Where the AVX-512 IFMA path is available its form of the table (ff::twiddle_form) is made
-    // now and the scalar one on first use: the IFMA transforms up to 2^22 read only theirs, and
-    // each table is 64 MB of fresh pages at 2^22.
-    if (ff::ifma_available()) {
-        auto table = std::make_shared<uninit_buffer<fr, true>>();
-        allocate(*table, "the IFMA path's ");
-        fill_powers(table->data(), true);
-        twiddles_ifma_ = std::move(table);
-    } else {
-        (void)twiddles();
-    }
+    // The table of the default path is made now, the others on first use: the IFMA (or AVX2)
+    // transforms up to 2^22 read only theirs, and each table is 64 MB of fresh pages at 2^22.
+    (void)twiddles(ff::vector_batch_path());
 }
 
 void evaluation_domain::allocate(uninit_buffer<fr, true>& table, const char* which) const {
@@ -56,10 +48,10 @@ void evaluation_domain::allocate(uninit_buffer<fr, true>& table, const char* whi
 // omega^j for j < n/2: each chunk starts from omega^lo (one pow, ~log2(lo) squarings), then
 // rows of `row` powers, each omega^j0 times the base row omega^0 .. omega^(row-1): independent
 // products (ff::mul_batch, 8 at a time on IFMA) where a chain x *= omega waits for each product in
-// turn. Then, for the IFMA path's table, its form. The domain of a 2 KiB proof (2^22, both
+// turn. Then, for the IFMA or AVX2 path's table, its form. The domain of a 2 KiB proof (2^22, both
 // tables) took 92-97 ms with the chain and 80-83 ms with the rows; 47 ms for one table without
 // AVX-512, most of it the first writes to its 64 MB (Intel Xeon, two threads).
-void evaluation_domain::fill_powers(fr* tw, bool ifma_form) const {
+void evaluation_domain::fill_powers(fr* tw, ff::batch_path form) const {
     const size_t half = n_ / 2;
     const fr w = omega_;
     constexpr size_t row = 512;
@@ -75,32 +67,37 @@ void evaluation_domain::fill_powers(fr* tw, bool ifma_form) const {
                 ff::scale_batch(std::span<fr>(tw + j0, m), std::span<const fr>(base).first(m), x);
                 x *= w_row;
             }
-            if (ifma_form) ff::twiddle_form(ff::batch_path::ifma, std::span<fr>(tw + lo, hi - lo));
+            ff::twiddle_form(form, std::span<fr>(tw + lo, hi - lo));
         });
     });
 }
 
-std::span<const fr> evaluation_domain::twiddles() const {
-    std::call_once(scalar_->once, [&] {
-        allocate(scalar_->values, "");
-        fill_powers(scalar_->values.data(), false);
-    });
-    return std::as_const(scalar_->values).span();
+namespace {
+size_t path_index(ff::batch_path path) noexcept {
+    return path == ff::batch_path::ifma ? 1 : path == ff::batch_path::avx2 ? 2 : 0;
 }
+}  // namespace
+
+std::span<const fr> evaluation_domain::twiddles() const { return twiddles(ff::batch_path::scalar); }
 
 std::uint64_t evaluation_domain::table_bytes() const noexcept {
-    std::uint64_t entries = twiddles_ifma_ ? twiddles_ifma_->size() : 0;
-    entries += scalar_->values.size();
+    std::uint64_t entries = 0;
+    for (const auto& t : natural_) entries += t->values.size();
     for (const auto& t : bit_reversed_) entries += t->values.size();
     return entries * sizeof(fr);
 }
 
 std::span<const fr> evaluation_domain::twiddles(ff::batch_path path) const {
-    if (path == ff::batch_path::scalar) return twiddles();
-    if (!twiddles_ifma_ || twiddles_ifma_->size() != n_ / 2)
-        throw error(errc::device, "evaluation_domain: no IFMA twiddle table (the AVX-512 IFMA path was not available "
-                                  "when the domain was made)");
-    return twiddles_ifma_->span();
+    if (path == ff::batch_path::ifma && !ff::ifma_available())
+        throw error(errc::device, "evaluation_domain: no IFMA twiddle table (the AVX-512 IFMA path is not available)");
+    if (path == ff::batch_path::avx2 && !ff::avx2_available())
+        throw error(errc::device, "evaluation_domain: no AVX2 twiddle table (the AVX2 path is off)");
+    lazy_table& t = *natural_[path_index(path)];
+    std::call_once(t.once, [&] {
+        allocate(t.values, path == ff::batch_path::ifma ? "the IFMA path's " : path == ff::batch_path::avx2 ? "the AVX2 path's " : "");
+        fill_powers(t.values.data(), path);
+    });
+    return std::as_const(t.values).span();
 }
 
 namespace {
@@ -126,11 +123,12 @@ void bit_reversed_powers::fill(size_t u, const fr& factor, fr* out) const {
 }
 
 // omega^rev(i) computed in place of the natural table's entries (bit_reversed_powers: a run of 512
-// per task, then the IFMA path's 2^4 in the run's factor). A copy of the natural table
+// per task, then the IFMA or AVX2 path's 2^4 or 2^5 in the run's factor). A copy of the natural table
 // bit-reversed in tiles took 29 ms at 2^22 (IFMA form, two threads, Intel Xeon): one pass more.
 std::span<const fr> evaluation_domain::twiddles_bit_reversed(ff::batch_path path) const {
-    if (path == ff::batch_path::ifma) (void)twiddles(path);  // refuses where the IFMA form was not made
-    lazy_table& t = *bit_reversed_[path == ff::batch_path::ifma ? 1 : 0];
+    if (path == ff::batch_path::ifma && !ff::ifma_available()) (void)twiddles(path);  // refuses
+    if (path == ff::batch_path::avx2 && !ff::avx2_available()) (void)twiddles(path);
+    lazy_table& t = *bit_reversed_[path_index(path)];
     std::call_once(t.once, [&] {
         allocate(t.values, "bit-reversed ");
         fr* out = t.values.data();

@@ -74,13 +74,14 @@ public:
     const fr& z_on_coset_inverse() const noexcept { return z_coset_inv_; }
 
     // omega^j for j < n/2 (empty for n = 1). Stage s of a radix-2 NTT (blocks of 2h
-    // elements) uses entry j * (n / 2h) for its j-th butterfly. Where ff::ifma_available() the
-    // table is made on the first call (thread-safe; errc::resource when it cannot be allocated):
-    // the IFMA transforms up to 2^22 read only the table below.
+    // elements) uses entry j * (n / 2h) for its j-th butterfly. Where ff::vector_batch_path() is
+    // not scalar the table is made on the first call (thread-safe; errc::resource when it cannot
+    // be allocated): the IFMA and AVX2 transforms up to 2^22 read only their table below.
     std::span<const fr> twiddles() const;
     // The same table in the form the NTT's stages take on `path` (ff::twiddle_form): twiddles()
-    // itself on the scalar path; on the IFMA path a table of its own (omega^j 2^4), made with the
-    // domain where ff::ifma_available() (errc::device where it is not).
+    // itself on the scalar path; on the IFMA and AVX2 paths a table of their own (omega^j 2^4,
+    // omega^j 2^5), made on the first call (errc::device where the path cannot run). The domain
+    // makes the table of ff::vector_batch_path() with it, and no other.
     std::span<const fr> twiddles(ff::batch_path path) const;
     // The twiddles in bit-reversed order: entry i is omega^rev(i), rev reversing the log2(n/2) bits
     // of i, in `path`'s form (ff::twiddle_form). Where a transform runs from natural-order input
@@ -103,15 +104,15 @@ private:
         uninit_buffer<fr, true> values;
     };
     void allocate(uninit_buffer<fr, true>& table, const char* which) const;
-    void fill_powers(fr* table, bool ifma_form) const;
+    void fill_powers(fr* table, ff::batch_path form) const;
 
     size_t log_n_ = 0;
     size_t n_ = 1;
     unsigned threads_ = 0;
     fr omega_, omega_inv_, size_inv_, g_, g_inv_, z_coset_, z_coset_inv_;
-    std::shared_ptr<lazy_table> scalar_;  // shared by copies of the domain
-    std::shared_ptr<const uninit_buffer<fr, true>> twiddles_ifma_;  // the same
-    std::shared_ptr<lazy_table> bit_reversed_[2];  // twiddles_bit_reversed, by ff::batch_path; shared
+    // twiddles(path) and twiddles_bit_reversed(path), by ff::batch_path (scalar, ifma, avx2);
+    // shared by copies of the domain.
+    std::shared_ptr<lazy_table> natural_[3], bit_reversed_[3];
 };
 
 // A domain kept from one proof to the next: the proofs of a batch share its twiddle tables

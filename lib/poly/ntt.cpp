@@ -17,16 +17,17 @@ namespace c2lab::poly {
 namespace {
 
 // Stages whose blocks fit in one chunk of 2^block_log elements run chunk by chunk: 12 to 15
-// stages per pass over memory instead of one. The chunk's default size by path: with IFMA 4096
-// elements (128 KiB of Fr); on the scalar path 2^15 (1 MiB, from 2^18 elements; 2^(log_n - 3)
+// stages per pass over memory instead of one. The chunk's default size by path: with IFMA and
+// AVX2 4096 elements (128 KiB of Fr; 160 KiB in radix 2^52, 288 KiB in radix 2^29 with as much
+// again for the AVX2 stages' broadcast twiddles: in a 1 MiB L2); on the scalar path 2^15 (1 MiB, from 2^18 elements; 2^(log_n - 3)
 // below, so that the threads still have 8 chunks, and never below 4096), which leaves 7 stages
 // instead of 10 to the column tiles at 2^22. bench_ntt on the family-23 EPYC (L2 512 KiB, L3
 // 8 MiB), alternated: the h step at 2^22 on two threads 7409-7644 ms at 2^12, 7088-7490 at 2^14,
 // 6731-7244 at 2^15, 6833-7141 at 2^16; the forward transform at 2^22 on one thread 1770-1901 ->
 // 1703-1792 ms (in huge pages or not); 2^14 to 2^20 unchanged (2^20: 386-403 ms either way).
-constexpr unsigned ifma_block_log = 12, scalar_block_log = 15, min_block_log = 12;
-unsigned default_block_log(size_t n, bool ifma) {
-    if (ifma) return ifma_block_log;
+constexpr unsigned vector_block_log = 12, scalar_block_log = 15, min_block_log = 12;
+unsigned default_block_log(size_t n, ff::batch_path path) {
+    if (path != ff::batch_path::scalar) return vector_block_log;
     const int log_n = std::bit_width(n) - 1;
     return static_cast<unsigned>(std::clamp<int>(log_n - 3, min_block_log, scalar_block_log));
 }
@@ -35,30 +36,33 @@ constexpr size_t max_tile_rows = 1024;
 
 // How a transform of n elements runs its stages (forward_core_path, forward_nr_path): chunks of
 // `chunk` elements in cache, column tiles up to super-blocks of `super`, one pass a stage beyond;
-// radix52: the chunks and tiles in radix 2^52 (the IFMA path, from chunks of 16) with the IFMA
-// form of the twiddles; plain_table: the scalar-form table is read (everywhere off radix 2^52).
-// In radix 2^52 the stages beyond a super-block (n > 2^22 at IFMA's default chunk) take their few
-// twiddles from the IFMA form too, scaled back (plain_of_ifma_form): the scalar tables are then
-// never made, at 2^27 (a 32 GiB partition) 4 GiB of the 8 the h step's four tables took.
+// vec: the chunks and tiles on the vector path (radix 2^52 with IFMA, 2^29 with AVX2; from chunks
+// of 16) with its form of the twiddles; plain_table: the scalar-form table is read (everywhere
+// else). On a vector path the stages beyond a super-block (n > 2^22 at the default chunk) take
+// their few twiddles from the vector form too, scaled back (plain_of_form_factor): the scalar
+// tables are then never made, at 2^27 (a 32 GiB partition) 4 GiB of the 8 the h step's four
+// tables took.
 // twiddle_table_bytes counts the tables from the same plan.
 struct stage_plan {
     size_t chunk = 1, super = 1;
-    bool radix52 = false, plain_table = false;
+    bool vec = false, plain_table = false;
 };
-stage_plan plan_stages(size_t n, unsigned block_log, bool ifma) {
-    if (block_log == 0) block_log = default_block_log(n, ifma);
+stage_plan plan_stages(size_t n, unsigned block_log, ff::batch_path path) {
+    if (block_log == 0) block_log = default_block_log(n, path);
     stage_plan p;
     p.chunk = std::min(n, size_t{1} << std::min<unsigned>(block_log, 32));
-    p.radix52 = ifma && p.chunk >= 16;
+    p.vec = path != ff::batch_path::scalar && p.chunk >= 16;
     p.super = std::min(n, p.chunk * max_tile_rows);
-    p.plain_table = !p.radix52;
+    p.plain_table = !p.vec;
     return p;
 }
 
-// w from its IFMA form (ff::twiddle_form: w 2^4): times 2^-4.
-const fr& plain_of_ifma_form_factor() {
-    static const fr k = ff::twiddle_form(ff::batch_path::ifma, fr::one()).inverse();
-    return k;
+// w from its form on a vector path (ff::twiddle_form: w 2^4 with IFMA, w 2^5 with AVX2): times
+// the inverse of that power of two.
+fr plain_of_form_factor(ff::batch_path path) {
+    static const fr ifma = ff::twiddle_form(ff::batch_path::ifma, fr::one()).inverse();
+    static const fr avx2 = ff::twiddle_form(ff::batch_path::avx2, fr::one()).inverse();
+    return path == ff::batch_path::ifma ? ifma : avx2;
 }
 
 void check_size(const evaluation_domain& d, std::span<fr> a, const char* what) {
@@ -116,10 +120,11 @@ void bit_reverse_permute_tiles(std::span<fr> a, size_t log_n) {
 }
 
 // (p[t], q[t]) <- (p[t] + w[t] q[t], p[t] - w[t] q[t]) for t < count. Ifma: 8 butterflies per
-// vector operation in ff::butterfly_batch's AVX-512 IFMA kernel (the same bits).
-template <bool Ifma>
+// vector operation in ff::butterfly_batch's AVX-512 IFMA kernel (the same bits); the scalar
+// butterflies on the other paths (the AVX2 path has stages only).
+template <ff::batch_path P>
 inline void butterflies(fr* p, fr* q, const fr* w, size_t count) noexcept {
-    if constexpr (Ifma) {
+    if constexpr (P == ff::batch_path::ifma) {
         ff::butterfly_batch(ff::batch_path::ifma, std::span<fr>(p, count), std::span<fr>(q, count),
                             std::span<const fr>(w, count));
     } else {
@@ -137,14 +142,15 @@ inline void butterflies(fr* p, fr* q, const fr* w, size_t count) noexcept {
 }
 
 // All stages with blocks of 2h <= len inside x[0, len). stage_tw[h + j] is the twiddle of
-// butterfly j in stage h (omega^(j (n/2)/h)), contiguous per stage. Ifma (from 16 elements):
-// every stage in radix 2^52, 8 butterflies per vector operation, the chunk converted once
-// (ff::butterfly_stages), stage_tw then in the IFMA path's ff::twiddle_form.
-template <bool Ifma>
+// butterfly j in stage h (omega^(j (n/2)/h)), contiguous per stage. On a vector path (from 16
+// elements) every stage in its radix (2^52 with IFMA, 8 butterflies per vector operation; 2^29
+// with AVX2, 4), the chunk converted once (ff::butterfly_stages), stage_tw then in the path's
+// ff::twiddle_form.
+template <ff::batch_path P>
 void local_stages(fr* x, size_t len, const fr* stage_tw) {
     if (len < 2) return;
-    if (Ifma && len >= 16) {
-        ff::butterfly_stages(ff::batch_path::ifma, std::span<fr>(x, len), std::span<const fr>(stage_tw, len), 1);
+    if (P != ff::batch_path::scalar && len >= 16) {
+        ff::butterfly_stages(P, std::span<fr>(x, len), std::span<const fr>(stage_tw, len), 1);
         return;
     }
     for (size_t i = 0; i < len; i += 2) {  // h = 1: every twiddle is 1
@@ -160,7 +166,7 @@ void local_stages(fr* x, size_t len, const fr* stage_tw) {
             fr u = p[0], v = q[0];  // w[0] = 1
             p[0] = u + v;
             q[0] = u - v;
-            butterflies<false>(p + 1, q + 1, w + 1, h - 1);
+            butterflies<ff::batch_path::scalar>(p + 1, q + 1, w + 1, h - 1);
         }
     }
 }
@@ -168,29 +174,29 @@ void local_stages(fr* x, size_t len, const fr* stage_tw) {
 // Forward DFT with omega, natural order in and out (the caller holds the arena).
 // bit_reversed_input: a is in bit-reversed order already (forward_nr's output, rescaled), so the
 // permutation is skipped.
-template <bool Ifma>
+template <ff::batch_path P>
 void forward_core_path(const evaluation_domain& d, std::span<fr> a, unsigned block_log, bool bit_reversed_input) {
     const size_t n = a.size(), log_n = d.log_size(), half_n = n / 2;
     if (n == 1) return;
     if (!bit_reversed_input) bit_reverse_permute_tiles(a, log_n);
     fr* x = a.data();
 
-    // Where the chunks and the column tiles run in radix 2^52 (ff::butterfly_stages and
-    // ff::butterfly_row_stages: from 16 elements), their twiddles come in the IFMA path's form,
-    // and so do those of the stages beyond a super-block (scaled back, below): the scalar table
-    // is not asked for (the domain makes it on first use where IFMA runs).
-    const stage_plan plan = plan_stages(n, block_log, Ifma);
+    // Where the chunks and the column tiles run on a vector path (ff::butterfly_stages and
+    // ff::butterfly_row_stages: from 16 elements), their twiddles come in the path's form, and so
+    // do those of the stages beyond a super-block (scaled back, below): the scalar table is not
+    // asked for (the domain makes it on first use where a vector path runs).
+    const stage_plan plan = plan_stages(n, block_log, P);
     const size_t chunk = plan.chunk;
-    const bool radix52_stages = plan.radix52;
+    const bool vec_stages = plan.vec;
     const fr* tw = plan.plain_table ? d.twiddles().data() : nullptr;
-    const fr* stage_table = radix52_stages ? d.twiddles(ff::batch_path::ifma).data() : tw;
+    const fr* stage_table = vec_stages ? d.twiddles(P).data() : tw;
     // The in-cache stages' twiddles, gathered once into one contiguous row per stage (chunk
     // entries): every chunk reads them, and in the domain table they lie (n/2)/h apart.
     std::vector<fr> stage_tw(chunk);
     for (size_t h = 2; h < chunk; h <<= 1)
         for (size_t j = 0; j < h; ++j) stage_tw[h + j] = stage_table[j * (half_n / h)];
     parallel::for_chunks(n / chunk, 1, [&](size_t lo, size_t hi) {
-        for (size_t c = lo; c < hi; ++c) local_stages<Ifma>(x + c * chunk, chunk, stage_tw.data());
+        for (size_t c = lo; c < hi; ++c) local_stages<P>(x + c * chunk, chunk, stage_tw.data());
     });
 
     // Stages with blocks larger than a chunk. Seen as rows of `chunk` elements, such a stage
@@ -210,7 +216,7 @@ void forward_core_path(const evaluation_domain& d, std::span<fr> a, unsigned blo
         parallel::for_chunks((n / super) * tiles_per_super, 1, [&](size_t lo, size_t hi) {
             fr w[16];
             uninit_buffer<fr> tile;
-            if (!radix52_stages) tile.resize_discard(rows * cols);
+            if (!vec_stages) tile.resize_discard(rows * cols);
             fr* buf = tile.data();
             for (size_t task = lo; task < hi; ++task) {
                 fr* base = x + (task / tiles_per_super) * super + (task % tiles_per_super) * cols;
@@ -222,12 +228,11 @@ void forward_core_path(const evaluation_domain& d, std::span<fr> a, unsigned blo
                     if (rr + 1 < hr)  // the next row's twiddles: a cache line each where stride > 1
                         for (size_t t = 0; t < cols; ++t) __builtin_prefetch(stage_table + (j0 + chunk + t) * stride);
                 };
-                if (radix52_stages) {
-                    // cols == 16: in radix 2^52 from the first stage to the last, the tile
+                if (vec_stages) {
+                    // cols == 16: in the path's radix from the first stage to the last, the tile
                     // converted straight from its rows into the kernel's buffer and back (the copy
                     // into `buf` and out again was 8-10% of the h step at 2^22, perf, Intel Xeon).
-                    ff::butterfly_row_stages(ff::batch_path::ifma, std::span<fr>(base, (rows - 1) * chunk + cols), rows,
-                                             chunk, row_twiddles);
+                    ff::butterfly_row_stages(P, std::span<fr>(base, (rows - 1) * chunk + cols), rows, chunk, row_twiddles);
                     continue;
                 }
                 for (size_t r = 0; r < rows; ++r) std::copy_n(base + r * chunk, cols, buf + r * cols);
@@ -235,7 +240,7 @@ void forward_core_path(const evaluation_domain& d, std::span<fr> a, unsigned blo
                     for (size_t rr = 0; rr < hr; ++rr) {  // row rr of each block
                         row_twiddles(hr, rr, w);
                         for (size_t br = 0; br < rows; br += 2 * hr)
-                            butterflies<Ifma>(buf + (br + rr) * cols, buf + (br + rr + hr) * cols, w, cols);
+                            butterflies<P>(buf + (br + rr) * cols, buf + (br + rr + hr) * cols, w, cols);
                     }
                 for (size_t r = 0; r < rows; ++r) std::copy_n(buf + r * cols, cols, base + r * chunk);
             }
@@ -254,24 +259,25 @@ void forward_core_path(const evaluation_domain& d, std::span<fr> a, unsigned blo
                 const size_t j0 = jt * tile;
                 if (tw) {
                     for (size_t t = 0; t < tile; ++t) w[t] = tw[(j0 + t) * stride];
-                } else {  // radix 2^52: the IFMA form, scaled back (64 products for up to 64 blocks' butterflies)
+                } else {  // a vector path: its form, scaled back (64 products for up to 64 blocks' butterflies)
                     for (size_t t = 0; t < tile; ++t) w[t] = stage_table[(j0 + t) * stride];
-                    ff::scale_batch(ff::batch_path::ifma, std::span<fr>(w, tile), std::span<const fr>(w, tile),
-                                    plain_of_ifma_form_factor());
+                    ff::scale_batch(P, std::span<fr>(w, tile), std::span<const fr>(w, tile), plain_of_form_factor(P));
                 }
-                for (size_t blk = 0; blk < n; blk += 2 * h) butterflies<Ifma>(x + blk + j0, x + blk + j0 + h, w, tile);
+                for (size_t blk = 0; blk < n; blk += 2 * h) butterflies<P>(x + blk + j0, x + blk + j0 + h, w, tile);
             }
         });
     }
 }
 
-// The butterflies on the path chosen once for the process (ff::default_batch_path: AVX-512
-// IFMA where cpu::use_ifma) unless cfg asks for the scalar ones; both give the same bits.
+// The butterflies on cfg's path (stages_path: by default ff::vector_batch_path, chosen once for
+// the process); every path gives the same bits.
 void forward_core(const evaluation_domain& d, std::span<fr> a, const ntt_config& cfg, bool bit_reversed_input = false) {
-    if (uses_ifma(cfg))
-        forward_core_path<true>(d, a, cfg.block_log, bit_reversed_input);
-    else
-        forward_core_path<false>(d, a, cfg.block_log, bit_reversed_input);
+    switch (stages_path(cfg)) {
+        case ff::batch_path::ifma: return forward_core_path<ff::batch_path::ifma>(d, a, cfg.block_log, bit_reversed_input);
+        case ff::batch_path::avx2: return forward_core_path<ff::batch_path::avx2>(d, a, cfg.block_log, bit_reversed_input);
+        case ff::batch_path::scalar: break;
+    }
+    forward_core_path<ff::batch_path::scalar>(d, a, cfg.block_log, bit_reversed_input);
 }
 
 // count butterflies (p[t s], q[t s]) with twiddles w[t ws] (strides in elements; ws = 0: one
@@ -297,7 +303,8 @@ void nr_block(fr* p, fr* q, const fr& w, size_t count, bool first) {
     if constexpr (Ifma) {
         fr ws[64];
         std::fill_n(ws, std::min<size_t>(count, 64), w);
-        for (size_t t = 0; t < count; t += 64) butterflies<true>(p + t, q + t, ws, std::min<size_t>(64, count - t));
+        for (size_t t = 0; t < count; t += 64)
+            butterflies<ff::batch_path::ifma>(p + t, q + t, ws, std::min<size_t>(64, count - t));
     } else if (first) {
         for (size_t t = 0; t < count; ++t) {
             fr u = p[t], v = q[t];
@@ -323,9 +330,9 @@ void forward_nr_path(const evaluation_domain& d, std::span<fr> a, unsigned block
     const size_t n = a.size(), half_n = n / 2;
     if (n == 1) return;
     fr* x = a.data();
-    const stage_plan plan = plan_stages(n, block_log, Ifma);
+    const stage_plan plan = plan_stages(n, block_log, Ifma ? ff::batch_path::ifma : ff::batch_path::scalar);
     const size_t chunk = plan.chunk, super = plan.super;
-    const bool radix52_stages = plan.radix52;
+    const bool radix52_stages = plan.vec;
     // The plain table where the stages run off radix 2^52 (the scalar path, chunks below 16); in
     // radix 2^52 every stage takes the IFMA form (beyond a super-block scaled back, below).
     const fr* plain = plan.plain_table ? d.twiddles_bit_reversed(ff::batch_path::scalar).data() : nullptr;
@@ -337,7 +344,7 @@ void forward_nr_path(const evaluation_domain& d, std::span<fr> a, unsigned block
         parallel::for_chunks((n / (2 * h)) * tiles, 1, [&](size_t lo, size_t hi) {
             for (size_t t = lo; t < hi; ++t) {
                 const size_t bi = t / tiles, j0 = (t % tiles) * tile;
-                const fr w = plain ? plain[bi] : nr_table[bi] * plain_of_ifma_form_factor();
+                const fr w = plain ? plain[bi] : nr_table[bi] * plain_of_form_factor(ff::batch_path::ifma);
                 nr_block<Ifma>(x + 2 * h * bi + j0, x + 2 * h * bi + h + j0, w, tile, bi == 0);
             }
         });
@@ -664,15 +671,19 @@ void bit_reverse_permute(std::span<fr> a, size_t log_n) {
 std::uint64_t twiddle_table_bytes(size_t log_n, const ntt_config& cfg, bool h_step) {
     if (log_n == 0 || log_n > fr::two_adicity) return 0;
     const size_t n = size_t{1} << log_n;
-    const stage_plan plan = plan_stages(n, cfg.block_log, uses_ifma(cfg));
-    // Made with the domain: the IFMA form where that path is available, else the scalar table.
-    const bool ifma_form = ff::ifma_available();
-    const bool scalar = !ifma_form || plan.plain_table;  // forward_core_path
-    // forward_nr_path: the bit-reversed tables in the forms its stages read.
-    const bool nr = h_step && uses_natural_pair(cfg) && log_n >= nr_min_log;
-    const bool bit_reversed_scalar = nr && plan.plain_table, bit_reversed_ifma = nr && plan.radix52;
-    const unsigned tables = unsigned{ifma_form} + unsigned{scalar} + unsigned{bit_reversed_scalar} +
-                            unsigned{bit_reversed_ifma};
+    auto index = [](ff::batch_path p) { return p == ff::batch_path::ifma ? 0 : p == ff::batch_path::avx2 ? 1 : 2; };
+    bool natural[3] = {}, reversed[3] = {};
+    natural[index(ff::vector_batch_path())] = true;  // made with the domain
+    const ff::batch_path path = stages_path(cfg);
+    const stage_plan plan = plan_stages(n, cfg.block_log, path);
+    natural[index(plan.vec ? path : ff::batch_path::scalar)] = true;  // forward_core_path
+    // forward_nr_path (IFMA or scalar): the bit-reversed table in the form its stages read.
+    if (h_step && uses_natural_pair(cfg) && log_n >= nr_min_log) {
+        const ff::batch_path nr_path = path == ff::batch_path::ifma ? path : ff::batch_path::scalar;
+        reversed[index(plan_stages(n, cfg.block_log, nr_path).vec ? nr_path : ff::batch_path::scalar)] = true;
+    }
+    unsigned tables = 0;
+    for (size_t i = 0; i < 3; ++i) tables += unsigned{natural[i]} + unsigned{reversed[i]};
     return std::uint64_t{sizeof(fr)} * (n / 2) * tables;
 }
 
@@ -695,8 +706,31 @@ std::string_view to_string(ntt_config::pair_order p) noexcept {
     return p == po::natural ? "natural" : p == po::bit_reversed ? "bit_reversed" : "auto";
 }
 
-bool uses_ifma(const ntt_config& cfg) {
-    return ff::default_batch_path() == ff::batch_path::ifma && !cfg.scalar_butterflies;
+ff::batch_path stages_path(const ntt_config& cfg) {
+    using bk = ntt_config::batch_kind;
+    switch (cfg.batch) {
+        case bk::scalar: return ff::batch_path::scalar;
+        case bk::avx2: return ff::batch_path::avx2;
+        case bk::ifma: return ff::batch_path::ifma;
+        case bk::automatic: break;
+    }
+    return ff::vector_batch_path();
+}
+
+bool uses_ifma(const ntt_config& cfg) { return stages_path(cfg) == ff::batch_path::ifma; }
+
+ntt_config::batch_kind parse_ntt_batch(std::string_view name) {
+    using bk = ntt_config::batch_kind;
+    if (name == "auto") return bk::automatic;
+    if (name == "scalar") return bk::scalar;
+    if (name == "avx2") return bk::avx2;
+    if (name == "ifma") return bk::ifma;
+    throw error(errc::bad_input, "ntt_batch: unknown variant '" + std::string(name) + "' (expected auto, scalar, avx2 or ifma)");
+}
+
+std::string_view to_string(ntt_config::batch_kind b) noexcept {
+    using bk = ntt_config::batch_kind;
+    return b == bk::scalar ? "scalar" : b == bk::avx2 ? "avx2" : b == bk::ifma ? "ifma" : "auto";
 }
 
 void distribute_powers(std::span<fr> a, const fr& first, const fr& ratio, const ntt_config& cfg) {

@@ -51,6 +51,7 @@
 #include <span>
 #include <string_view>
 
+#include "ff/ifma.hpp"
 #include "poly/domain.hpp"
 
 namespace c2lab::poly {
@@ -60,9 +61,13 @@ struct ntt_config {
     unsigned block_log = 0;  // stages with blocks of up to 2^block_log elements run chunk by chunk, in
                              // cache; 0 = auto (IFMA 12: 128 KiB chunks; scalar 15: 1 MiB, less below
                              // 2^18 elements). A tuning knob; results never change.
-    bool scalar_butterflies = false;  // true: the scalar butterflies and scaling passes even where the
-                                      // AVX-512 IFMA ones are in use (cpu::use_ifma); the reference in
-                                      // tests. Same results.
+    // The butterflies' kernels (the ntt_batch flag): automatic takes ff::vector_batch_path() (AVX-512
+    // IFMA where it runs, else the AVX2 stages where cpu::prefer_avx2_batches, else scalar); scalar
+    // is the reference in tests; avx2 and ifma force one (errc::device where it cannot run). The
+    // AVX2 path runs the stages of the chunks and column tiles (ff::butterfly_stages,
+    // ff::butterfly_row_stages); the natural-order transform of ntt_pair=natural, the scaling
+    // passes and the stages beyond a super-block stay scalar there. Same results.
+    enum class batch_kind { automatic, scalar, avx2, ifma } batch = batch_kind::automatic;
     // coset_values_from_values (the ntt_pair flag): from 2^10 without bit reversals (natural), or
     // each transform bit-reversing its input first (bit_reversed); automatic: natural where the
     // IFMA butterflies run (uses_ifma), bit_reversed elsewhere, where `c2lab ab` showed the two
@@ -71,8 +76,12 @@ struct ntt_config {
     enum class pair_order { automatic, natural, bit_reversed } pair = pair_order::automatic;
 };
 
+// The path of cfg's butterfly stages (cfg.batch, automatic resolved).
+ff::batch_path stages_path(const ntt_config& cfg);
 // Whether cfg's transforms (butterflies and scaling passes) run on the AVX-512 IFMA products.
 bool uses_ifma(const ntt_config& cfg);
+ntt_config::batch_kind parse_ntt_batch(std::string_view name);  // auto|scalar|avx2|ifma; errc::bad_input
+std::string_view to_string(ntt_config::batch_kind b) noexcept;
 // Whether coset_values_from_values runs cfg's pair in natural order (cfg.pair, automatic resolved).
 bool uses_natural_pair(const ntt_config& cfg);
 // The bytes of twiddle tables a fresh domain of 2^log_n holds (evaluation_domain::table_bytes)

@@ -17,6 +17,16 @@
 namespace c2lab::poly {
 namespace {
 
+using bk = ntt_config::batch_kind;
+
+// The butterfly choices that run here: auto and scalar, and each vector path the CPU and build have.
+std::vector<bk> batch_kinds() {
+    std::vector<bk> k = {bk::automatic, bk::scalar};
+    if (ff::avx2_available()) k.push_back(bk::avx2);
+    if (ff::ifma_available()) k.push_back(bk::ifma);
+    return k;
+}
+
 std::vector<fr> random_vector(size_t n, uint64_t seed) {
     rng g(seed);
     std::vector<fr> v(n);
@@ -373,27 +383,27 @@ TEST(ntt, fused_coset_forms_match_the_composed_transforms) {
 // blocks small enough that the column tiles and the stages beyond a super-block run too
 // (block_log 1: chunks of 2; 2: chunks of 4, super-blocks of 4096; 5: chunks of 32, super-blocks
 // of 32768), on
-// both butterfly choices, one and two threads.
+// every butterfly choice, one and two threads.
 TEST(ntt, natural_order_pair_matches_the_composed_transforms) {
     for (size_t log_n : {10u, 11u, 12u, 13u, 14u, 17u}) {
         evaluation_domain d(log_n);
         const std::vector<fr> x = random_vector(d.size(), 700 + log_n);
         for (unsigned block_log : {0u, 1u, 2u, 3u, 5u})
             for (unsigned threads : {1u, 2u})
-                for (bool scalar : {false, true}) {
+                for (bk batch : batch_kinds()) {
                     if (log_n == 17 && (threads == 1 || block_log == 1 || block_log == 3)) continue;
                     using po = ntt_config::pair_order;
-                    const ntt_config cfg{threads, block_log, scalar, po::natural};
+                    const ntt_config cfg{threads, block_log, batch, po::natural};
                     EXPECT_TRUE(uses_natural_pair(cfg));
                     std::vector<fr> want = x, got = x;
                     inverse_ntt(d, want, cfg);
                     coset_forward_ntt(d, want, cfg);
                     coset_values_from_values(d, got, cfg);
                     ASSERT_EQ(got, want) << "log_n " << log_n << ", block_log " << block_log << ", threads " << threads
-                                         << ", scalar butterflies " << scalar;
+                                         << ", butterflies " << to_string(batch);
                     for (po order : {po::bit_reversed, po::automatic}) {  // the flag's other forms
                         got = x;
-                        coset_values_from_values(d, got, ntt_config{threads, block_log, scalar, order});
+                        coset_values_from_values(d, got, ntt_config{threads, block_log, batch, order});
                         ASSERT_EQ(got, want) << to_string(order) << " pair, log_n " << log_n << ", block_log " << block_log;
                     }
                 }
@@ -404,11 +414,18 @@ TEST(ntt, natural_order_pair_matches_the_composed_transforms) {
 TEST(ntt, pair_order_auto_follows_the_butterflies) {
     using po = ntt_config::pair_order;
     EXPECT_EQ(uses_natural_pair(ntt_config{}), uses_ifma(ntt_config{}));
-    EXPECT_FALSE(uses_natural_pair(ntt_config{0, 0, true}));  // the scalar butterflies: bit_reversed
-    EXPECT_TRUE(uses_natural_pair(ntt_config{0, 0, true, po::natural}));
-    EXPECT_FALSE(uses_natural_pair(ntt_config{0, 0, false, po::bit_reversed}));
+    EXPECT_FALSE(uses_natural_pair(ntt_config{0, 0, bk::scalar}));  // the scalar butterflies: bit_reversed
+    EXPECT_FALSE(uses_natural_pair(ntt_config{0, 0, bk::avx2}));    // so are the AVX2 stages
+    EXPECT_TRUE(uses_natural_pair(ntt_config{0, 0, bk::scalar, po::natural}));
+    EXPECT_FALSE(uses_natural_pair(ntt_config{0, 0, bk::automatic, po::bit_reversed}));
     for (po p : {po::automatic, po::natural, po::bit_reversed}) EXPECT_EQ(parse_ntt_pair(to_string(p)), p);
     EXPECT_THROW(parse_ntt_pair("reversed"), error);
+    for (bk b : {bk::automatic, bk::scalar, bk::avx2, bk::ifma}) EXPECT_EQ(parse_ntt_batch(to_string(b)), b);
+    EXPECT_THROW(parse_ntt_batch("avx512"), error);
+    // automatic resolves to the vector path c2lab takes by default; the others are what they say.
+    EXPECT_EQ(stages_path(ntt_config{}), ff::vector_batch_path());
+    EXPECT_EQ(stages_path(ntt_config{0, 0, bk::avx2}), ff::batch_path::avx2);
+    EXPECT_EQ(stages_path(ntt_config{0, 0, bk::scalar}), ff::batch_path::scalar);
 }
 
 // The twiddle tables a fresh domain holds after the h step's transforms (or one transform) are
@@ -422,12 +439,12 @@ TEST(ntt, twiddle_table_bytes_match_the_tables_the_transforms_make) {
     size_t cases = 0;
     for (size_t log_n : {1u, 4u, 9u, 10u, 13u})
         for (unsigned block_log : {0u, 2u, 5u})
-            for (bool scalar : {false, true})
+            for (bk batch : batch_kinds())
                 for (po order : {po::automatic, po::natural, po::bit_reversed}) {
-                    const ntt_config cfg{1, block_log, scalar, order};
+                    const ntt_config cfg{1, block_log, batch, order};
                     const std::string where = "log_n " + std::to_string(log_n) + ", block_log " +
-                                              std::to_string(block_log) + ", scalar " + std::to_string(scalar) +
-                                              ", " + std::string(to_string(order));
+                                              std::to_string(block_log) + ", butterflies " +
+                                              std::string(to_string(batch)) + ", " + std::string(to_string(order));
                     const size_t n = size_t{1} << log_n;
                     {
                         const evaluation_domain d(log_n, 1);
@@ -444,7 +461,7 @@ TEST(ntt, twiddle_table_bytes_match_the_tables_the_transforms_make) {
                     }
                     ++cases;
                 }
-    EXPECT_EQ(cases, 90u);
+    EXPECT_EQ(cases, 45 * batch_kinds().size());
     // 16 n bytes a table: at least one, at most four.
     const std::uint64_t t22 = twiddle_table_bytes(22, ntt_config{}, true), table = 32ull << 21;
     EXPECT_GE(t22, table);
@@ -465,27 +482,37 @@ TEST(ntt, distribute_powers) {
     for (size_t j = 0; j < x.size(); ++j, p *= ratio) ASSERT_EQ(y[j], x[j] * p) << j;
 }
 
-// The AVX-512 IFMA butterflies (where the CPU has them) against the scalar ones, bit for bit:
-// every size up to 2^14 and 2^17, with default and small cache blocks (the large-block stages
-// then run at small sizes too), one and two threads, every transform.
-TEST(ntt, ifma_butterflies_match_scalar_bit_for_bit) {
-    if (!ff::ifma_available()) GTEST_SKIP() << "AVX-512 IFMA not available here (or switched off): scalar only";
-    std::cout << "[ ntt ] comparing the AVX-512 IFMA butterflies with the scalar ones\n";
+// The vector butterflies (AVX-512 IFMA where the CPU has it, the AVX2 stages) against the scalar
+// ones, bit for bit: every size up to 2^14 and 2^17, with default and small cache blocks (the
+// large-block stages then run at small sizes too; block_log 3 and 5 leave 2^17 with stages beyond
+// a super-block), one and two threads, every transform.
+TEST(ntt, vector_butterflies_match_scalar_bit_for_bit) {
     using transform = void (*)(const evaluation_domain&, std::span<fr>, const ntt_config&);
     const transform transforms[] = {forward_ntt, inverse_ntt, coset_forward_ntt, coset_inverse_ntt};
-    for (size_t log_n : {0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 9u, 10u, 11u, 12u, 13u, 14u, 17u})
-        for (unsigned block_log : {0u, 3u, 5u})
-            for (unsigned threads : {1u, 2u}) {
-                evaluation_domain d(log_n);
-                const std::vector<fr> x = random_vector(d.size(), 500 + log_n);
-                for (size_t t = 0; t < 4; ++t) {
-                    std::vector<fr> fast = x, ref = x;
-                    transforms[t](d, fast, ntt_config{threads, block_log, false});
-                    transforms[t](d, ref, ntt_config{threads, block_log, true});
-                    ASSERT_EQ(fast, ref) << "transform " << t << ", log_n " << log_n << ", block_log " << block_log
-                                         << ", threads " << threads;
+    for (bk batch : {bk::ifma, bk::avx2}) {
+        if (batch == bk::ifma && !ff::ifma_available()) {
+            std::cout << "[ ntt ] AVX-512 IFMA not available here (or switched off): no ifma butterflies\n";
+            continue;
+        }
+        if (batch == bk::avx2 && !ff::avx2_available()) {
+            std::cout << "[ ntt ] AVX2 kernels off here (C2LAB_PORTABLE, or not an x86-64 build): no avx2 stages\n";
+            continue;
+        }
+        std::cout << "[ ntt ] comparing the " << to_string(batch) << " butterflies with the scalar ones\n";
+        for (size_t log_n : {0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 9u, 10u, 11u, 12u, 13u, 14u, 17u})
+            for (unsigned block_log : {0u, 3u, 5u})
+                for (unsigned threads : {1u, 2u}) {
+                    evaluation_domain d(log_n);
+                    const std::vector<fr> x = random_vector(d.size(), 500 + log_n);
+                    for (size_t t = 0; t < 4; ++t) {
+                        std::vector<fr> fast = x, ref = x;
+                        transforms[t](d, fast, ntt_config{threads, block_log, batch});
+                        transforms[t](d, ref, ntt_config{threads, block_log, bk::scalar});
+                        ASSERT_EQ(fast, ref) << to_string(batch) << ", transform " << t << ", log_n " << log_n
+                                             << ", block_log " << block_log << ", threads " << threads;
+                    }
                 }
-            }
+    }
 }
 
 TEST(ntt, thread_counts_give_identical_results) {
