@@ -161,6 +161,21 @@ std::vector<fr> random_scalars(size_t n, uint64_t seed) {
     return v;
 }
 
+// A forward NTT of 2^ntt_log_n elements, one thread, its stages on `batch`. The domain's tables are
+// made here, outside the count (which one the domain makes with it depends on the CPU).
+std::function<uint64_t()> ntt_workload(poly::ntt_config::batch_kind batch) {
+    auto d = std::make_shared<poly::evaluation_domain>(ntt_log_n, 1);
+    poly::ntt_config cfg{1};
+    cfg.batch = batch;
+    (void)d->twiddles(poly::stages_path(cfg));
+    (void)d->twiddles();
+    auto a = std::make_shared<std::vector<fr>>(random_scalars(d->size(), 4));
+    return [d, a, cfg] {
+        poly::forward_ntt(*d, *a, cfg);
+        return (*a)[1].to_canonical()[0];
+    };
+}
+
 // A G1 MSM of 2^msm_log_n pairs, one thread, bellperson's window, the batched additions on `batch`.
 std::function<uint64_t()> msm_workload(msm::msm_batch batch) {
     const size_t n = size_t{1} << msm_log_n;
@@ -185,17 +200,10 @@ const std::vector<workload>& workloads() {
              const auto b = ec::g1_jacobian::generator() * fr::random(g);
              return std::function<uint64_t()>([a, b] { return icount::g1_add_chain(a, b, add_count); });
          }},
-        {"ntt/forward/log_n:12",
-         [] {
-             auto d = std::make_shared<poly::evaluation_domain>(ntt_log_n, 1);
-             auto a = std::make_shared<std::vector<fr>>(random_scalars(d->size(), 4));
-             return std::function<uint64_t()>([d, a] {
-                 poly::forward_ntt(*d, *a, poly::ntt_config{1});
-                 return (*a)[1].to_canonical()[0];
-             });
-         }},
-        // The batched additions' kernels named, not left to msm_batch=auto, whose choice depends on
+        // The kernels named, not left to ntt_batch=auto and msm_batch=auto, whose choice depends on
         // the CPU (the AVX2 kernels on AMD family 0x19): the counts stay those of any CPU.
+        {"ntt/forward/log_n:12", [] { return ntt_workload(poly::ntt_config::batch_kind::scalar); }},
+        {"ntt/forward/log_n:12/ntt_batch:avx2", [] { return ntt_workload(poly::ntt_config::batch_kind::avx2); }},
         {"msm/g1/ln/log_n:12",
          [] { return msm_workload(msm::msm_batch::scalar); }},
         {"msm/g1/ln/log_n:12/msm_batch:avx2",

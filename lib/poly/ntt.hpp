@@ -35,12 +35,16 @@
 // Butterflies: where cpu::use_ifma (AVX-512 IFMA, core/cpu.hpp), 8 butterflies per vector
 // operation, the values kept in radix 2^52 through all the stages of a chunk and of a column tile
 // (ff::butterfly_stages, ff::butterfly_row_stages: converted in and out once, not per stage, and
-// lazy between the stages, below 31 p, settled once; their twiddles in ff::twiddle_form);
-// elsewhere, and with C2LAB_NO_AVX512=1, one assembly loop of mulx/adcx/adox butterflies
-// (ff::mont_butterflies_asm), and with C2LAB_PORTABLE=1 the field operators. All give the same
-// bits. bench_ntt ntt/forward log_n 20, one thread, on the 2-core AMD EPYC: 207-221 ms scalar,
-// 114 ms IFMA (before the radix-2^52 stages), against 175 ms for the products alone (ntt/floor;
-// results/reference/ntt-2026-12-04.md).
+// lazy between the stages, below 31 p, settled once; their twiddles in ff::twiddle_form); without
+// IFMA on AMD family 0x19 (cpu::prefer_avx2_batches) the same stages on 4 lanes of radix 2^29 in
+// AVX2 (lazy below (2s + 1) p after s stages, one reduction at the end); elsewhere, and with
+// ntt_batch=scalar, one assembly loop of mulx/adcx/adox butterflies (ff::mont_butterflies_asm),
+// and with C2LAB_PORTABLE=1 the field operators. All give the same bits (ntt_config::batch, the
+// ntt_batch flag, chooses). bench_ntt ntt/forward log_n 20, one thread, on the 2-core AMD EPYC:
+// 207-221 ms scalar, 114 ms IFMA (before the radix-2^52 stages), against 175 ms for the products
+// alone (ntt/floor; results/reference/ntt-2026-12-04.md); on the Zen 4 (family 25 model 17)
+// without AVX-512, 216 ms scalar and 156 ms on the AVX2 stages, the floor 172 ms; 2^22 982 and
+// 695 ms (results/reference/epyc-zen4-avx2-ntt-2026-12-08.md).
 //
 // Every transform throws c2lab::error(errc::bad_input) when the span's length is not the
 // domain size. Any power-of-two size works, 1 and 2 included. Results do not depend on
