@@ -677,6 +677,80 @@ def gen_wide_add_sub():
     return lines
 
 
+def avx2_mul_body(n, W, regs, base, n0, mask):
+    """The instructions of one product of gen_avx2_mul as a list of lines: regs names the column
+    accumulators (W of them), the limb of a ("a"), q ("q"), the product temporary ("tmp") and the
+    carry ("carry"); base the address registers of r, a, b, p (the constants) and the q's stack
+    area (keys "r", "a", "b", "p", "q", "q_off"); n0 and mask are operands (a register or
+    memory)."""
+    out = []
+    e = out.append
+    mem = lambda b, i, off=0: f"YMMWORD PTR [{b}+{off + 32 * i}]"
+    A, B, P, R = (lambda i: mem(base["a"], i)), (lambda i: mem(base["b"], i)), (lambda i: mem(base["p"], i)), \
+        (lambda i: mem(base["r"], i))
+    Q = lambda i: mem(base["q"], i, base["q_off"])
+    acc, av, qv, tmp, carry = regs["acc"], regs["a"], regs["q"], regs["tmp"], regs["carry"]
+
+    def mac(a, x, y):
+        e(f"    vpmuludq {tmp}, {x}, {y}")
+        e(f"    vpaddq {a}, {a}, {tmp}")
+
+    e(f"    vpxor {carry}, {carry}, {carry}")
+    ncol = 2 * n - 1
+    for k0 in range(0, ncol, W):
+        ks = list(range(k0, min(k0 + W, ncol)))
+        reg = {k: acc[idx] for idx, k in enumerate(ks)}
+        started = set()
+        for i in range(n):
+            cols = [k for k in ks if 0 <= k - i < n]
+            if not cols:
+                continue
+            e(f"    vmovdqu {av}, {A(i)}")
+            for k in cols:
+                if k in started:
+                    mac(reg[k], av, B(k - i))
+                else:
+                    e(f"    vpmuludq {reg[k]}, {av}, {B(k - i)}")
+                    started.add(k)
+        for i in range(min(k0, n)):
+            cols = [k for k in ks if 0 <= k - i < n]
+            if cols:
+                e(f"    vmovdqa {qv}, {Q(i)}")
+                for k in cols:
+                    mac(reg[k], qv, P(k - i))
+        for k in ks:
+            r = reg[k]
+            e(f"    vpaddq {r}, {r}, {carry}")
+            if k < n:
+                e(f"    vpmuludq {qv}, {r}, {n0}")
+                e(f"    vpand {qv}, {qv}, {mask}")
+                e(f"    vmovdqa {Q(k)}, {qv}")
+                mac(r, qv, P(0))
+                for k2 in ks:
+                    if k < k2 < k + n:
+                        mac(reg[k2], qv, P(k2 - k))
+                e(f"    vpsrlq {carry}, {r}, 29")
+            else:
+                e(f"    vpand {qv}, {r}, {mask}")
+                e(f"    vmovdqu {R(k - n)}, {qv}")
+                e(f"    vpsrlq {carry}, {r}, 29")
+    e(f"    vmovdqu {R(n - 1)}, {carry}")
+    return out
+
+
+def avx2_frame(name, n_products, n, body, load_k=""):
+    out = [f".globl {name}\n.type {name},@function\n.p2align 5\n{name}:\n.cfi_startproc",
+           "    push rbp\n    .cfi_adjust_cfa_offset 8\n    .cfi_rel_offset rbp, 0\n    mov rbp, rsp\n"
+           "    .cfi_def_cfa_register rbp\n    and rsp, -32\n    sub rsp, " + str(32 * n * n_products)]
+    if load_k:
+        out.append(load_k)
+    out += body
+    out.append("    mov rsp, rbp\n    .cfi_def_cfa_register rsp\n    pop rbp\n    .cfi_adjust_cfa_offset -8\n"
+               "    .cfi_restore rbp\n    vzeroupper\n    ret\n.cfi_endproc")
+    out.append(f".size {name}, .-{name}")
+    return "\n".join(out)
+
+
 def gen_avx2_mul(n, name):
     """A 4-lane Montgomery product in radix 2^29 with AVX2 (vpmuludq: the low 32 bits of each
     64-bit lane multiplied, 29 x 29 -> 58 bits), n limbs per element, structure of arrays:
@@ -701,66 +775,36 @@ def gen_avx2_mul(n, name):
     (register allocation left to the compiler) 113 cycles with GCC 12, 85-92 with clang 14; the
     scalar mulx/adcx/adox product 118-122 cycles there."""
     W = 5
-    out = []
-    e = out.append
-    e(f".globl {name}\n.type {name},@function\n.p2align 5\n{name}:\n.cfi_startproc")
-    e("    push rbp\n    .cfi_adjust_cfa_offset 8\n    .cfi_rel_offset rbp, 0\n    mov rbp, rsp\n"
-      "    .cfi_def_cfa_register rbp\n    and rsp, -32\n    sub rsp, " + str(32 * n))
-    e(f"    vmovdqu ymm14, YMMWORD PTR [rcx+{32 * n}]\n    vmovdqu ymm15, YMMWORD PTR [rcx+{32 * (n + 1)}]")
-    e("    vpxor ymm13, ymm13, ymm13")
-    mem = lambda base, i: f"YMMWORD PTR [{base}+{32 * i}]"
-    A, B, P, Q, R = (lambda i: mem("rsi", i)), (lambda i: mem("rdx", i)), (lambda i: mem("rcx", i)), \
-        (lambda i: mem("rsp", i)), (lambda i: mem("rdi", i))
-    tmp = ["ymm10", "ymm11"]
-    turn = [0]
+    body = [f"    vmovdqu ymm14, YMMWORD PTR [rcx+{32 * n}]\n    vmovdqu ymm15, YMMWORD PTR [rcx+{32 * (n + 1)}]"]
+    regs = {"acc": [f"ymm{i}" for i in range(W)], "a": "ymm8", "q": "ymm9", "tmp": "ymm10", "carry": "ymm13"}
+    base = {"r": "rdi", "a": "rsi", "b": "rdx", "p": "rcx", "q": "rsp", "q_off": 0}
+    body += avx2_mul_body(n, W, regs, base, "ymm14", "ymm15")
+    return avx2_frame(name, 1, n, body)
 
-    def t():
-        turn[0] ^= 1
-        return tmp[turn[0]]
 
-    def mac(acc, x, y):
-        r = t()
-        e(f"    vpmuludq {r}, {x}, {y}\n    vpaddq {acc}, {acc}, {r}")
+def gen_avx2_mul2(n, name):
+    """Two independent 4-lane products of gen_avx2_mul, their instructions interleaved one for one
+    so that each product's chain through q_k (a product, a mask, a product and a shift a column)
+    overlaps the other's:
 
-    ncol = 2 * n - 1
-    for k0 in range(0, ncol, W):
-        ks = list(range(k0, min(k0 + W, ncol)))
-        reg = {k: f"ymm{idx}" for idx, k in enumerate(ks)}
-        started = set()
-        for i in range(n):
-            cols = [k for k in ks if 0 <= k - i < n]
-            if not cols:
-                continue
-            e(f"    vmovdqu ymm8, {A(i)}")
-            for k in cols:
-                if k in started:
-                    mac(reg[k], "ymm8", B(k - i))
-                else:
-                    e(f"    vpmuludq {reg[k]}, ymm8, {B(k - i)}")
-                    started.add(k)
-        for i in range(min(k0, n)):
-            cols = [k for k in ks if 0 <= k - i < n]
-            if cols:
-                e(f"    vmovdqa ymm9, {Q(i)}")
-                for k in cols:
-                    mac(reg[k], "ymm9", P(k - i))
-        for k in ks:
-            r = reg[k]
-            e(f"    vpaddq {r}, {r}, ymm13")
-            if k < n:
-                e(f"    vpmuludq ymm9, {r}, ymm14\n    vpand ymm9, ymm9, ymm15\n    vmovdqa {Q(k)}, ymm9")
-                mac(r, "ymm9", P(0))
-                for k2 in ks:
-                    if k < k2 < k + n:
-                        mac(reg[k2], "ymm9", P(k2 - k))
-                e(f"    vpsrlq ymm13, {r}, 29")
-            else:
-                e(f"    vpand ymm9, {r}, ymm15\n    vmovdqu {R(k - n)}, ymm9\n    vpsrlq ymm13, {r}, 29")
-    e(f"    vmovdqu {R(n - 1)}, ymm13")
-    e("    mov rsp, rbp\n    .cfi_def_cfa_register rsp\n    pop rbp\n    .cfi_adjust_cfa_offset -8\n"
-      "    .cfi_restore rbp\n    vzeroupper\n    ret\n.cfi_endproc")
-    e(f".size {name}, .-{name}")
-    return "\n".join(out)
+        void NAME(uint64_t r1[n][4], const uint64_t a1[n][4], const uint64_t b1[n][4],
+                  uint64_t r2[n][4], const uint64_t a2[n][4], const uint64_t b2[n][4],
+                  const uint64_t k[n + 2][4]);
+
+    r1 = (a1 b1 + q p) / 2^(29 n) and r2 likewise, as gen_avx2_mul; r1 may be a1 or b1 and r2 a2 or
+    b2, no other overlap. Blocks of W = 4 columns each (8 accumulators), n0 and the mask read from
+    memory: the 16 ymm registers hold both products."""
+    W = 4
+    load_k = "    mov rax, QWORD PTR [rbp+16]"
+    r1 = {"acc": [f"ymm{i}" for i in range(W)], "a": "ymm8", "q": "ymm9", "tmp": "ymm10", "carry": "ymm12"}
+    r2 = {"acc": [f"ymm{i}" for i in range(4, 4 + W)], "a": "ymm11", "q": "ymm13", "tmp": "ymm14", "carry": "ymm15"}
+    b1 = {"r": "rdi", "a": "rsi", "b": "rdx", "p": "rax", "q": "rsp", "q_off": 0}
+    b2 = {"r": "rcx", "a": "r8", "b": "r9", "p": "rax", "q": "rsp", "q_off": 32 * n}
+    n0, mask = f"YMMWORD PTR [rax+{32 * n}]", f"YMMWORD PTR [rax+{32 * (n + 1)}]"
+    x, y = avx2_mul_body(n, W, r1, b1, n0, mask), avx2_mul_body(n, W, r2, b2, n0, mask)
+    assert len(x) == len(y)
+    body = [line for pair in zip(x, y) for line in pair]
+    return avx2_frame(name, 2, n, body, load_k)
 
 
 GENERATED = ("mont_mul_x86_64.S", "fp2_x86_64.S", "mont_mul_x86_64_inline.hpp", "mont_mul_avx2_x86_64.S")
@@ -810,6 +854,7 @@ def main_into(outdir):
         f.write(".intel_syntax noprefix\n.text\n")
         f.write(gen_avx2_mul(14, "c2lab_mont_mul_avx2x4_14") + "\n\n")
         f.write(gen_avx2_mul(9, "c2lab_mont_mul_avx2x4_9") + "\n\n")
+        f.write(gen_avx2_mul2(9, "c2lab_mont_mul2_avx2x4_9") + "\n\n")
         f.write('.section .note.GNU-stack,"",@progbits\n')
     with open(os.path.join(outdir, "mont_mul_x86_64_inline.hpp"), "w") as f:
         text = gen_inline(4)
