@@ -854,6 +854,7 @@ def main_into(outdir):
         f.write(".intel_syntax noprefix\n.text\n")
         f.write(gen_avx2_mul(14, "c2lab_mont_mul_avx2x4_14") + "\n\n")
         f.write(gen_avx2_mul(9, "c2lab_mont_mul_avx2x4_9") + "\n\n")
+        f.write(gen_avx2_mul2(14, "c2lab_mont_mul2_avx2x4_14") + "\n\n")
         f.write(gen_avx2_mul2(9, "c2lab_mont_mul2_avx2x4_9") + "\n\n")
         f.write('.section .note.GNU-stack,"",@progbits\n')
     with open(os.path.join(outdir, "mont_mul_x86_64_inline.hpp"), "w") as f:

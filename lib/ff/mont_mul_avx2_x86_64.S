@@ -1440,6 +1440,1999 @@ c2lab_mont_mul_avx2x4_9:
 .cfi_endproc
 .size c2lab_mont_mul_avx2x4_9, .-c2lab_mont_mul_avx2x4_9
 
+.globl c2lab_mont_mul2_avx2x4_14
+.type c2lab_mont_mul2_avx2x4_14,@function
+.p2align 5
+c2lab_mont_mul2_avx2x4_14:
+.cfi_startproc
+    push rbp
+    .cfi_adjust_cfa_offset 8
+    .cfi_rel_offset rbp, 0
+    mov rbp, rsp
+    .cfi_def_cfa_register rbp
+    and rsp, -32
+    sub rsp, 896
+    mov rax, QWORD PTR [rbp+16]
+    vpxor ymm12, ymm12, ymm12
+    vpxor ymm15, ymm15, ymm15
+    vmovdqu ymm8, YMMWORD PTR [rsi+0]
+    vmovdqu ymm11, YMMWORD PTR [r8+0]
+    vpmuludq ymm0, ymm8, YMMWORD PTR [rdx+0]
+    vpmuludq ymm4, ymm11, YMMWORD PTR [r9+0]
+    vpmuludq ymm1, ymm8, YMMWORD PTR [rdx+32]
+    vpmuludq ymm5, ymm11, YMMWORD PTR [r9+32]
+    vpmuludq ymm2, ymm8, YMMWORD PTR [rdx+64]
+    vpmuludq ymm6, ymm11, YMMWORD PTR [r9+64]
+    vpmuludq ymm3, ymm8, YMMWORD PTR [rdx+96]
+    vpmuludq ymm7, ymm11, YMMWORD PTR [r9+96]
+    vmovdqu ymm8, YMMWORD PTR [rsi+32]
+    vmovdqu ymm11, YMMWORD PTR [r8+32]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+0]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+0]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+32]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+32]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+64]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+64]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqu ymm8, YMMWORD PTR [rsi+64]
+    vmovdqu ymm11, YMMWORD PTR [r8+64]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+0]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+0]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+32]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+32]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqu ymm8, YMMWORD PTR [rsi+96]
+    vmovdqu ymm11, YMMWORD PTR [r8+96]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+0]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+0]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vpaddq ymm0, ymm0, ymm12
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm9, ymm0, YMMWORD PTR [rax+448]
+    vpmuludq ymm13, ymm4, YMMWORD PTR [rax+448]
+    vpand ymm9, ymm9, YMMWORD PTR [rax+480]
+    vpand ymm13, ymm13, YMMWORD PTR [rax+480]
+    vmovdqa YMMWORD PTR [rsp+0], ymm9
+    vmovdqa YMMWORD PTR [rsp+448], ymm13
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+0]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+0]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+32]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+32]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+64]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+64]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+96]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+96]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vpsrlq ymm12, ymm0, 29
+    vpsrlq ymm15, ymm4, 29
+    vpaddq ymm1, ymm1, ymm12
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm9, ymm1, YMMWORD PTR [rax+448]
+    vpmuludq ymm13, ymm5, YMMWORD PTR [rax+448]
+    vpand ymm9, ymm9, YMMWORD PTR [rax+480]
+    vpand ymm13, ymm13, YMMWORD PTR [rax+480]
+    vmovdqa YMMWORD PTR [rsp+32], ymm9
+    vmovdqa YMMWORD PTR [rsp+480], ymm13
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+0]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+0]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+32]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+32]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+64]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+64]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vpsrlq ymm12, ymm1, 29
+    vpsrlq ymm15, ymm5, 29
+    vpaddq ymm2, ymm2, ymm12
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm9, ymm2, YMMWORD PTR [rax+448]
+    vpmuludq ymm13, ymm6, YMMWORD PTR [rax+448]
+    vpand ymm9, ymm9, YMMWORD PTR [rax+480]
+    vpand ymm13, ymm13, YMMWORD PTR [rax+480]
+    vmovdqa YMMWORD PTR [rsp+64], ymm9
+    vmovdqa YMMWORD PTR [rsp+512], ymm13
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+0]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+0]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+32]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+32]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vpsrlq ymm12, ymm2, 29
+    vpsrlq ymm15, ymm6, 29
+    vpaddq ymm3, ymm3, ymm12
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm9, ymm3, YMMWORD PTR [rax+448]
+    vpmuludq ymm13, ymm7, YMMWORD PTR [rax+448]
+    vpand ymm9, ymm9, YMMWORD PTR [rax+480]
+    vpand ymm13, ymm13, YMMWORD PTR [rax+480]
+    vmovdqa YMMWORD PTR [rsp+96], ymm9
+    vmovdqa YMMWORD PTR [rsp+544], ymm13
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+0]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+0]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vpsrlq ymm12, ymm3, 29
+    vpsrlq ymm15, ymm7, 29
+    vmovdqu ymm8, YMMWORD PTR [rsi+0]
+    vmovdqu ymm11, YMMWORD PTR [r8+0]
+    vpmuludq ymm0, ymm8, YMMWORD PTR [rdx+128]
+    vpmuludq ymm4, ymm11, YMMWORD PTR [r9+128]
+    vpmuludq ymm1, ymm8, YMMWORD PTR [rdx+160]
+    vpmuludq ymm5, ymm11, YMMWORD PTR [r9+160]
+    vpmuludq ymm2, ymm8, YMMWORD PTR [rdx+192]
+    vpmuludq ymm6, ymm11, YMMWORD PTR [r9+192]
+    vpmuludq ymm3, ymm8, YMMWORD PTR [rdx+224]
+    vpmuludq ymm7, ymm11, YMMWORD PTR [r9+224]
+    vmovdqu ymm8, YMMWORD PTR [rsi+32]
+    vmovdqu ymm11, YMMWORD PTR [r8+32]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+96]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+96]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+128]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+128]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+160]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+160]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+192]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+192]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqu ymm8, YMMWORD PTR [rsi+64]
+    vmovdqu ymm11, YMMWORD PTR [r8+64]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+64]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+64]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+96]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+96]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+128]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+128]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+160]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+160]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqu ymm8, YMMWORD PTR [rsi+96]
+    vmovdqu ymm11, YMMWORD PTR [r8+96]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+32]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+32]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+64]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+64]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+96]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+96]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+128]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+128]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqu ymm8, YMMWORD PTR [rsi+128]
+    vmovdqu ymm11, YMMWORD PTR [r8+128]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+0]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+0]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+32]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+32]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+64]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+64]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+96]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+96]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqu ymm8, YMMWORD PTR [rsi+160]
+    vmovdqu ymm11, YMMWORD PTR [r8+160]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+0]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+0]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+32]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+32]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+64]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+64]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqu ymm8, YMMWORD PTR [rsi+192]
+    vmovdqu ymm11, YMMWORD PTR [r8+192]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+0]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+0]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+32]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+32]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqu ymm8, YMMWORD PTR [rsi+224]
+    vmovdqu ymm11, YMMWORD PTR [r8+224]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+0]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+0]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+0]
+    vmovdqa ymm13, YMMWORD PTR [rsp+448]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+128]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+128]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+160]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+160]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+192]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+192]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+224]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+224]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+32]
+    vmovdqa ymm13, YMMWORD PTR [rsp+480]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+96]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+96]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+128]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+128]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+160]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+160]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+192]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+192]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+64]
+    vmovdqa ymm13, YMMWORD PTR [rsp+512]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+64]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+64]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+96]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+96]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+128]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+128]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+160]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+160]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+96]
+    vmovdqa ymm13, YMMWORD PTR [rsp+544]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+32]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+32]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+64]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+64]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+96]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+96]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+128]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+128]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vpaddq ymm0, ymm0, ymm12
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm9, ymm0, YMMWORD PTR [rax+448]
+    vpmuludq ymm13, ymm4, YMMWORD PTR [rax+448]
+    vpand ymm9, ymm9, YMMWORD PTR [rax+480]
+    vpand ymm13, ymm13, YMMWORD PTR [rax+480]
+    vmovdqa YMMWORD PTR [rsp+128], ymm9
+    vmovdqa YMMWORD PTR [rsp+576], ymm13
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+0]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+0]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+32]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+32]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+64]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+64]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+96]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+96]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vpsrlq ymm12, ymm0, 29
+    vpsrlq ymm15, ymm4, 29
+    vpaddq ymm1, ymm1, ymm12
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm9, ymm1, YMMWORD PTR [rax+448]
+    vpmuludq ymm13, ymm5, YMMWORD PTR [rax+448]
+    vpand ymm9, ymm9, YMMWORD PTR [rax+480]
+    vpand ymm13, ymm13, YMMWORD PTR [rax+480]
+    vmovdqa YMMWORD PTR [rsp+160], ymm9
+    vmovdqa YMMWORD PTR [rsp+608], ymm13
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+0]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+0]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+32]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+32]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+64]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+64]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vpsrlq ymm12, ymm1, 29
+    vpsrlq ymm15, ymm5, 29
+    vpaddq ymm2, ymm2, ymm12
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm9, ymm2, YMMWORD PTR [rax+448]
+    vpmuludq ymm13, ymm6, YMMWORD PTR [rax+448]
+    vpand ymm9, ymm9, YMMWORD PTR [rax+480]
+    vpand ymm13, ymm13, YMMWORD PTR [rax+480]
+    vmovdqa YMMWORD PTR [rsp+192], ymm9
+    vmovdqa YMMWORD PTR [rsp+640], ymm13
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+0]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+0]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+32]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+32]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vpsrlq ymm12, ymm2, 29
+    vpsrlq ymm15, ymm6, 29
+    vpaddq ymm3, ymm3, ymm12
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm9, ymm3, YMMWORD PTR [rax+448]
+    vpmuludq ymm13, ymm7, YMMWORD PTR [rax+448]
+    vpand ymm9, ymm9, YMMWORD PTR [rax+480]
+    vpand ymm13, ymm13, YMMWORD PTR [rax+480]
+    vmovdqa YMMWORD PTR [rsp+224], ymm9
+    vmovdqa YMMWORD PTR [rsp+672], ymm13
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+0]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+0]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vpsrlq ymm12, ymm3, 29
+    vpsrlq ymm15, ymm7, 29
+    vmovdqu ymm8, YMMWORD PTR [rsi+0]
+    vmovdqu ymm11, YMMWORD PTR [r8+0]
+    vpmuludq ymm0, ymm8, YMMWORD PTR [rdx+256]
+    vpmuludq ymm4, ymm11, YMMWORD PTR [r9+256]
+    vpmuludq ymm1, ymm8, YMMWORD PTR [rdx+288]
+    vpmuludq ymm5, ymm11, YMMWORD PTR [r9+288]
+    vpmuludq ymm2, ymm8, YMMWORD PTR [rdx+320]
+    vpmuludq ymm6, ymm11, YMMWORD PTR [r9+320]
+    vpmuludq ymm3, ymm8, YMMWORD PTR [rdx+352]
+    vpmuludq ymm7, ymm11, YMMWORD PTR [r9+352]
+    vmovdqu ymm8, YMMWORD PTR [rsi+32]
+    vmovdqu ymm11, YMMWORD PTR [r8+32]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+224]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+224]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+256]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+256]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+288]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+288]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+320]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+320]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqu ymm8, YMMWORD PTR [rsi+64]
+    vmovdqu ymm11, YMMWORD PTR [r8+64]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+192]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+192]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+224]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+224]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+256]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+256]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+288]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+288]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqu ymm8, YMMWORD PTR [rsi+96]
+    vmovdqu ymm11, YMMWORD PTR [r8+96]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+160]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+160]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+192]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+192]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+224]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+224]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+256]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+256]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqu ymm8, YMMWORD PTR [rsi+128]
+    vmovdqu ymm11, YMMWORD PTR [r8+128]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+128]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+128]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+160]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+160]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+192]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+192]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+224]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+224]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqu ymm8, YMMWORD PTR [rsi+160]
+    vmovdqu ymm11, YMMWORD PTR [r8+160]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+96]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+96]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+128]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+128]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+160]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+160]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+192]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+192]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqu ymm8, YMMWORD PTR [rsi+192]
+    vmovdqu ymm11, YMMWORD PTR [r8+192]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+64]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+64]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+96]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+96]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+128]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+128]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+160]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+160]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqu ymm8, YMMWORD PTR [rsi+224]
+    vmovdqu ymm11, YMMWORD PTR [r8+224]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+32]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+32]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+64]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+64]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+96]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+96]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+128]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+128]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqu ymm8, YMMWORD PTR [rsi+256]
+    vmovdqu ymm11, YMMWORD PTR [r8+256]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+0]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+0]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+32]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+32]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+64]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+64]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+96]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+96]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqu ymm8, YMMWORD PTR [rsi+288]
+    vmovdqu ymm11, YMMWORD PTR [r8+288]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+0]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+0]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+32]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+32]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+64]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+64]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqu ymm8, YMMWORD PTR [rsi+320]
+    vmovdqu ymm11, YMMWORD PTR [r8+320]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+0]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+0]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+32]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+32]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqu ymm8, YMMWORD PTR [rsi+352]
+    vmovdqu ymm11, YMMWORD PTR [r8+352]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+0]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+0]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+0]
+    vmovdqa ymm13, YMMWORD PTR [rsp+448]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+256]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+256]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+288]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+288]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+320]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+320]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+352]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+352]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+32]
+    vmovdqa ymm13, YMMWORD PTR [rsp+480]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+224]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+224]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+256]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+256]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+288]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+288]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+320]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+320]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+64]
+    vmovdqa ymm13, YMMWORD PTR [rsp+512]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+192]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+192]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+224]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+224]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+256]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+256]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+288]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+288]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+96]
+    vmovdqa ymm13, YMMWORD PTR [rsp+544]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+160]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+160]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+192]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+192]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+224]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+224]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+256]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+256]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+128]
+    vmovdqa ymm13, YMMWORD PTR [rsp+576]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+128]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+128]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+160]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+160]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+192]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+192]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+224]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+224]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+160]
+    vmovdqa ymm13, YMMWORD PTR [rsp+608]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+96]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+96]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+128]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+128]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+160]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+160]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+192]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+192]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+192]
+    vmovdqa ymm13, YMMWORD PTR [rsp+640]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+64]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+64]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+96]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+96]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+128]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+128]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+160]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+160]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+224]
+    vmovdqa ymm13, YMMWORD PTR [rsp+672]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+32]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+32]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+64]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+64]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+96]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+96]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+128]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+128]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vpaddq ymm0, ymm0, ymm12
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm9, ymm0, YMMWORD PTR [rax+448]
+    vpmuludq ymm13, ymm4, YMMWORD PTR [rax+448]
+    vpand ymm9, ymm9, YMMWORD PTR [rax+480]
+    vpand ymm13, ymm13, YMMWORD PTR [rax+480]
+    vmovdqa YMMWORD PTR [rsp+256], ymm9
+    vmovdqa YMMWORD PTR [rsp+704], ymm13
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+0]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+0]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+32]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+32]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+64]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+64]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+96]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+96]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vpsrlq ymm12, ymm0, 29
+    vpsrlq ymm15, ymm4, 29
+    vpaddq ymm1, ymm1, ymm12
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm9, ymm1, YMMWORD PTR [rax+448]
+    vpmuludq ymm13, ymm5, YMMWORD PTR [rax+448]
+    vpand ymm9, ymm9, YMMWORD PTR [rax+480]
+    vpand ymm13, ymm13, YMMWORD PTR [rax+480]
+    vmovdqa YMMWORD PTR [rsp+288], ymm9
+    vmovdqa YMMWORD PTR [rsp+736], ymm13
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+0]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+0]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+32]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+32]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+64]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+64]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vpsrlq ymm12, ymm1, 29
+    vpsrlq ymm15, ymm5, 29
+    vpaddq ymm2, ymm2, ymm12
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm9, ymm2, YMMWORD PTR [rax+448]
+    vpmuludq ymm13, ymm6, YMMWORD PTR [rax+448]
+    vpand ymm9, ymm9, YMMWORD PTR [rax+480]
+    vpand ymm13, ymm13, YMMWORD PTR [rax+480]
+    vmovdqa YMMWORD PTR [rsp+320], ymm9
+    vmovdqa YMMWORD PTR [rsp+768], ymm13
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+0]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+0]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+32]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+32]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vpsrlq ymm12, ymm2, 29
+    vpsrlq ymm15, ymm6, 29
+    vpaddq ymm3, ymm3, ymm12
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm9, ymm3, YMMWORD PTR [rax+448]
+    vpmuludq ymm13, ymm7, YMMWORD PTR [rax+448]
+    vpand ymm9, ymm9, YMMWORD PTR [rax+480]
+    vpand ymm13, ymm13, YMMWORD PTR [rax+480]
+    vmovdqa YMMWORD PTR [rsp+352], ymm9
+    vmovdqa YMMWORD PTR [rsp+800], ymm13
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+0]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+0]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vpsrlq ymm12, ymm3, 29
+    vpsrlq ymm15, ymm7, 29
+    vmovdqu ymm8, YMMWORD PTR [rsi+0]
+    vmovdqu ymm11, YMMWORD PTR [r8+0]
+    vpmuludq ymm0, ymm8, YMMWORD PTR [rdx+384]
+    vpmuludq ymm4, ymm11, YMMWORD PTR [r9+384]
+    vpmuludq ymm1, ymm8, YMMWORD PTR [rdx+416]
+    vpmuludq ymm5, ymm11, YMMWORD PTR [r9+416]
+    vmovdqu ymm8, YMMWORD PTR [rsi+32]
+    vmovdqu ymm11, YMMWORD PTR [r8+32]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+352]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+352]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+384]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+384]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm2, ymm8, YMMWORD PTR [rdx+416]
+    vpmuludq ymm6, ymm11, YMMWORD PTR [r9+416]
+    vmovdqu ymm8, YMMWORD PTR [rsi+64]
+    vmovdqu ymm11, YMMWORD PTR [r8+64]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+320]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+320]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+352]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+352]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+384]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+384]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm3, ymm8, YMMWORD PTR [rdx+416]
+    vpmuludq ymm7, ymm11, YMMWORD PTR [r9+416]
+    vmovdqu ymm8, YMMWORD PTR [rsi+96]
+    vmovdqu ymm11, YMMWORD PTR [r8+96]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+288]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+288]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+320]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+320]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+352]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+352]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+384]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+384]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqu ymm8, YMMWORD PTR [rsi+128]
+    vmovdqu ymm11, YMMWORD PTR [r8+128]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+256]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+256]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+288]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+288]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+320]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+320]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+352]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+352]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqu ymm8, YMMWORD PTR [rsi+160]
+    vmovdqu ymm11, YMMWORD PTR [r8+160]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+224]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+224]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+256]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+256]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+288]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+288]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+320]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+320]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqu ymm8, YMMWORD PTR [rsi+192]
+    vmovdqu ymm11, YMMWORD PTR [r8+192]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+192]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+192]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+224]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+224]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+256]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+256]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+288]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+288]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqu ymm8, YMMWORD PTR [rsi+224]
+    vmovdqu ymm11, YMMWORD PTR [r8+224]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+160]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+160]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+192]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+192]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+224]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+224]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+256]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+256]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqu ymm8, YMMWORD PTR [rsi+256]
+    vmovdqu ymm11, YMMWORD PTR [r8+256]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+128]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+128]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+160]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+160]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+192]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+192]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+224]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+224]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqu ymm8, YMMWORD PTR [rsi+288]
+    vmovdqu ymm11, YMMWORD PTR [r8+288]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+96]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+96]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+128]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+128]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+160]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+160]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+192]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+192]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqu ymm8, YMMWORD PTR [rsi+320]
+    vmovdqu ymm11, YMMWORD PTR [r8+320]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+64]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+64]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+96]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+96]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+128]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+128]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+160]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+160]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqu ymm8, YMMWORD PTR [rsi+352]
+    vmovdqu ymm11, YMMWORD PTR [r8+352]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+32]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+32]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+64]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+64]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+96]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+96]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+128]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+128]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqu ymm8, YMMWORD PTR [rsi+384]
+    vmovdqu ymm11, YMMWORD PTR [r8+384]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+0]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+0]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+32]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+32]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+64]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+64]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+96]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+96]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqu ymm8, YMMWORD PTR [rsi+416]
+    vmovdqu ymm11, YMMWORD PTR [r8+416]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+0]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+0]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+32]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+32]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+64]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+64]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+0]
+    vmovdqa ymm13, YMMWORD PTR [rsp+448]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+384]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+384]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+416]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+416]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+32]
+    vmovdqa ymm13, YMMWORD PTR [rsp+480]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+352]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+352]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+384]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+384]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+416]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+416]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+64]
+    vmovdqa ymm13, YMMWORD PTR [rsp+512]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+320]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+320]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+352]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+352]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+384]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+384]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+416]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+416]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+96]
+    vmovdqa ymm13, YMMWORD PTR [rsp+544]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+288]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+288]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+320]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+320]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+352]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+352]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+384]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+384]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+128]
+    vmovdqa ymm13, YMMWORD PTR [rsp+576]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+256]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+256]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+288]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+288]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+320]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+320]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+352]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+352]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+160]
+    vmovdqa ymm13, YMMWORD PTR [rsp+608]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+224]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+224]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+256]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+256]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+288]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+288]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+320]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+320]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+192]
+    vmovdqa ymm13, YMMWORD PTR [rsp+640]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+192]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+192]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+224]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+224]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+256]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+256]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+288]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+288]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+224]
+    vmovdqa ymm13, YMMWORD PTR [rsp+672]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+160]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+160]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+192]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+192]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+224]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+224]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+256]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+256]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+256]
+    vmovdqa ymm13, YMMWORD PTR [rsp+704]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+128]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+128]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+160]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+160]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+192]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+192]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+224]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+224]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+288]
+    vmovdqa ymm13, YMMWORD PTR [rsp+736]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+96]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+96]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+128]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+128]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+160]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+160]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+192]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+192]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+320]
+    vmovdqa ymm13, YMMWORD PTR [rsp+768]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+64]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+64]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+96]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+96]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+128]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+128]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+160]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+160]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+352]
+    vmovdqa ymm13, YMMWORD PTR [rsp+800]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+32]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+32]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+64]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+64]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+96]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+96]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+128]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+128]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vpaddq ymm0, ymm0, ymm12
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm9, ymm0, YMMWORD PTR [rax+448]
+    vpmuludq ymm13, ymm4, YMMWORD PTR [rax+448]
+    vpand ymm9, ymm9, YMMWORD PTR [rax+480]
+    vpand ymm13, ymm13, YMMWORD PTR [rax+480]
+    vmovdqa YMMWORD PTR [rsp+384], ymm9
+    vmovdqa YMMWORD PTR [rsp+832], ymm13
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+0]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+0]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+32]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+32]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+64]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+64]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+96]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+96]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vpsrlq ymm12, ymm0, 29
+    vpsrlq ymm15, ymm4, 29
+    vpaddq ymm1, ymm1, ymm12
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm9, ymm1, YMMWORD PTR [rax+448]
+    vpmuludq ymm13, ymm5, YMMWORD PTR [rax+448]
+    vpand ymm9, ymm9, YMMWORD PTR [rax+480]
+    vpand ymm13, ymm13, YMMWORD PTR [rax+480]
+    vmovdqa YMMWORD PTR [rsp+416], ymm9
+    vmovdqa YMMWORD PTR [rsp+864], ymm13
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+0]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+0]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+32]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+32]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+64]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+64]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vpsrlq ymm12, ymm1, 29
+    vpsrlq ymm15, ymm5, 29
+    vpaddq ymm2, ymm2, ymm12
+    vpaddq ymm6, ymm6, ymm15
+    vpand ymm9, ymm2, YMMWORD PTR [rax+480]
+    vpand ymm13, ymm6, YMMWORD PTR [rax+480]
+    vmovdqu YMMWORD PTR [rdi+0], ymm9
+    vmovdqu YMMWORD PTR [rcx+0], ymm13
+    vpsrlq ymm12, ymm2, 29
+    vpsrlq ymm15, ymm6, 29
+    vpaddq ymm3, ymm3, ymm12
+    vpaddq ymm7, ymm7, ymm15
+    vpand ymm9, ymm3, YMMWORD PTR [rax+480]
+    vpand ymm13, ymm7, YMMWORD PTR [rax+480]
+    vmovdqu YMMWORD PTR [rdi+32], ymm9
+    vmovdqu YMMWORD PTR [rcx+32], ymm13
+    vpsrlq ymm12, ymm3, 29
+    vpsrlq ymm15, ymm7, 29
+    vmovdqu ymm8, YMMWORD PTR [rsi+96]
+    vmovdqu ymm11, YMMWORD PTR [r8+96]
+    vpmuludq ymm0, ymm8, YMMWORD PTR [rdx+416]
+    vpmuludq ymm4, ymm11, YMMWORD PTR [r9+416]
+    vmovdqu ymm8, YMMWORD PTR [rsi+128]
+    vmovdqu ymm11, YMMWORD PTR [r8+128]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+384]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+384]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm1, ymm8, YMMWORD PTR [rdx+416]
+    vpmuludq ymm5, ymm11, YMMWORD PTR [r9+416]
+    vmovdqu ymm8, YMMWORD PTR [rsi+160]
+    vmovdqu ymm11, YMMWORD PTR [r8+160]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+352]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+352]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+384]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+384]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm2, ymm8, YMMWORD PTR [rdx+416]
+    vpmuludq ymm6, ymm11, YMMWORD PTR [r9+416]
+    vmovdqu ymm8, YMMWORD PTR [rsi+192]
+    vmovdqu ymm11, YMMWORD PTR [r8+192]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+320]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+320]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+352]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+352]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+384]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+384]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm3, ymm8, YMMWORD PTR [rdx+416]
+    vpmuludq ymm7, ymm11, YMMWORD PTR [r9+416]
+    vmovdqu ymm8, YMMWORD PTR [rsi+224]
+    vmovdqu ymm11, YMMWORD PTR [r8+224]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+288]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+288]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+320]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+320]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+352]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+352]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+384]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+384]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqu ymm8, YMMWORD PTR [rsi+256]
+    vmovdqu ymm11, YMMWORD PTR [r8+256]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+256]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+256]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+288]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+288]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+320]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+320]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+352]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+352]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqu ymm8, YMMWORD PTR [rsi+288]
+    vmovdqu ymm11, YMMWORD PTR [r8+288]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+224]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+224]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+256]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+256]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+288]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+288]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+320]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+320]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqu ymm8, YMMWORD PTR [rsi+320]
+    vmovdqu ymm11, YMMWORD PTR [r8+320]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+192]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+192]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+224]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+224]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+256]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+256]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+288]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+288]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqu ymm8, YMMWORD PTR [rsi+352]
+    vmovdqu ymm11, YMMWORD PTR [r8+352]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+160]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+160]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+192]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+192]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+224]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+224]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+256]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+256]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqu ymm8, YMMWORD PTR [rsi+384]
+    vmovdqu ymm11, YMMWORD PTR [r8+384]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+128]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+128]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+160]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+160]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+192]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+192]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+224]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+224]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqu ymm8, YMMWORD PTR [rsi+416]
+    vmovdqu ymm11, YMMWORD PTR [r8+416]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+96]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+96]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+128]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+128]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+160]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+160]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+192]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+192]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+96]
+    vmovdqa ymm13, YMMWORD PTR [rsp+544]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+416]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+416]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+128]
+    vmovdqa ymm13, YMMWORD PTR [rsp+576]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+384]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+384]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+416]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+416]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+160]
+    vmovdqa ymm13, YMMWORD PTR [rsp+608]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+352]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+352]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+384]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+384]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+416]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+416]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+192]
+    vmovdqa ymm13, YMMWORD PTR [rsp+640]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+320]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+320]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+352]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+352]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+384]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+384]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+416]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+416]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+224]
+    vmovdqa ymm13, YMMWORD PTR [rsp+672]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+288]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+288]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+320]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+320]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+352]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+352]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+384]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+384]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+256]
+    vmovdqa ymm13, YMMWORD PTR [rsp+704]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+256]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+256]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+288]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+288]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+320]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+320]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+352]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+352]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+288]
+    vmovdqa ymm13, YMMWORD PTR [rsp+736]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+224]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+224]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+256]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+256]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+288]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+288]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+320]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+320]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+320]
+    vmovdqa ymm13, YMMWORD PTR [rsp+768]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+192]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+192]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+224]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+224]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+256]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+256]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+288]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+288]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+352]
+    vmovdqa ymm13, YMMWORD PTR [rsp+800]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+160]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+160]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+192]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+192]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+224]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+224]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+256]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+256]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+384]
+    vmovdqa ymm13, YMMWORD PTR [rsp+832]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+128]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+128]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+160]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+160]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+192]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+192]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+224]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+224]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+416]
+    vmovdqa ymm13, YMMWORD PTR [rsp+864]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+96]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+96]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+128]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+128]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+160]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+160]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+192]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+192]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vpaddq ymm0, ymm0, ymm12
+    vpaddq ymm4, ymm4, ymm15
+    vpand ymm9, ymm0, YMMWORD PTR [rax+480]
+    vpand ymm13, ymm4, YMMWORD PTR [rax+480]
+    vmovdqu YMMWORD PTR [rdi+64], ymm9
+    vmovdqu YMMWORD PTR [rcx+64], ymm13
+    vpsrlq ymm12, ymm0, 29
+    vpsrlq ymm15, ymm4, 29
+    vpaddq ymm1, ymm1, ymm12
+    vpaddq ymm5, ymm5, ymm15
+    vpand ymm9, ymm1, YMMWORD PTR [rax+480]
+    vpand ymm13, ymm5, YMMWORD PTR [rax+480]
+    vmovdqu YMMWORD PTR [rdi+96], ymm9
+    vmovdqu YMMWORD PTR [rcx+96], ymm13
+    vpsrlq ymm12, ymm1, 29
+    vpsrlq ymm15, ymm5, 29
+    vpaddq ymm2, ymm2, ymm12
+    vpaddq ymm6, ymm6, ymm15
+    vpand ymm9, ymm2, YMMWORD PTR [rax+480]
+    vpand ymm13, ymm6, YMMWORD PTR [rax+480]
+    vmovdqu YMMWORD PTR [rdi+128], ymm9
+    vmovdqu YMMWORD PTR [rcx+128], ymm13
+    vpsrlq ymm12, ymm2, 29
+    vpsrlq ymm15, ymm6, 29
+    vpaddq ymm3, ymm3, ymm12
+    vpaddq ymm7, ymm7, ymm15
+    vpand ymm9, ymm3, YMMWORD PTR [rax+480]
+    vpand ymm13, ymm7, YMMWORD PTR [rax+480]
+    vmovdqu YMMWORD PTR [rdi+160], ymm9
+    vmovdqu YMMWORD PTR [rcx+160], ymm13
+    vpsrlq ymm12, ymm3, 29
+    vpsrlq ymm15, ymm7, 29
+    vmovdqu ymm8, YMMWORD PTR [rsi+224]
+    vmovdqu ymm11, YMMWORD PTR [r8+224]
+    vpmuludq ymm0, ymm8, YMMWORD PTR [rdx+416]
+    vpmuludq ymm4, ymm11, YMMWORD PTR [r9+416]
+    vmovdqu ymm8, YMMWORD PTR [rsi+256]
+    vmovdqu ymm11, YMMWORD PTR [r8+256]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+384]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+384]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm1, ymm8, YMMWORD PTR [rdx+416]
+    vpmuludq ymm5, ymm11, YMMWORD PTR [r9+416]
+    vmovdqu ymm8, YMMWORD PTR [rsi+288]
+    vmovdqu ymm11, YMMWORD PTR [r8+288]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+352]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+352]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+384]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+384]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm2, ymm8, YMMWORD PTR [rdx+416]
+    vpmuludq ymm6, ymm11, YMMWORD PTR [r9+416]
+    vmovdqu ymm8, YMMWORD PTR [rsi+320]
+    vmovdqu ymm11, YMMWORD PTR [r8+320]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+320]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+320]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+352]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+352]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+384]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+384]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm3, ymm8, YMMWORD PTR [rdx+416]
+    vpmuludq ymm7, ymm11, YMMWORD PTR [r9+416]
+    vmovdqu ymm8, YMMWORD PTR [rsi+352]
+    vmovdqu ymm11, YMMWORD PTR [r8+352]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+288]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+288]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+320]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+320]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+352]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+352]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+384]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+384]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqu ymm8, YMMWORD PTR [rsi+384]
+    vmovdqu ymm11, YMMWORD PTR [r8+384]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+256]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+256]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+288]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+288]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+320]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+320]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+352]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+352]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqu ymm8, YMMWORD PTR [rsi+416]
+    vmovdqu ymm11, YMMWORD PTR [r8+416]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+224]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+224]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+256]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+256]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+288]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+288]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+320]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+320]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+224]
+    vmovdqa ymm13, YMMWORD PTR [rsp+672]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+416]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+416]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+256]
+    vmovdqa ymm13, YMMWORD PTR [rsp+704]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+384]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+384]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+416]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+416]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+288]
+    vmovdqa ymm13, YMMWORD PTR [rsp+736]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+352]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+352]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+384]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+384]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+416]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+416]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+320]
+    vmovdqa ymm13, YMMWORD PTR [rsp+768]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+320]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+320]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+352]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+352]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+384]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+384]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+416]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+416]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+352]
+    vmovdqa ymm13, YMMWORD PTR [rsp+800]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+288]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+288]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+320]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+320]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+352]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+352]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+384]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+384]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+384]
+    vmovdqa ymm13, YMMWORD PTR [rsp+832]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+256]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+256]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+288]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+288]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+320]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+320]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+352]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+352]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+416]
+    vmovdqa ymm13, YMMWORD PTR [rsp+864]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+224]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+224]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+256]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+256]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+288]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+288]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+320]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+320]
+    vpaddq ymm3, ymm3, ymm10
+    vpaddq ymm7, ymm7, ymm14
+    vpaddq ymm0, ymm0, ymm12
+    vpaddq ymm4, ymm4, ymm15
+    vpand ymm9, ymm0, YMMWORD PTR [rax+480]
+    vpand ymm13, ymm4, YMMWORD PTR [rax+480]
+    vmovdqu YMMWORD PTR [rdi+192], ymm9
+    vmovdqu YMMWORD PTR [rcx+192], ymm13
+    vpsrlq ymm12, ymm0, 29
+    vpsrlq ymm15, ymm4, 29
+    vpaddq ymm1, ymm1, ymm12
+    vpaddq ymm5, ymm5, ymm15
+    vpand ymm9, ymm1, YMMWORD PTR [rax+480]
+    vpand ymm13, ymm5, YMMWORD PTR [rax+480]
+    vmovdqu YMMWORD PTR [rdi+224], ymm9
+    vmovdqu YMMWORD PTR [rcx+224], ymm13
+    vpsrlq ymm12, ymm1, 29
+    vpsrlq ymm15, ymm5, 29
+    vpaddq ymm2, ymm2, ymm12
+    vpaddq ymm6, ymm6, ymm15
+    vpand ymm9, ymm2, YMMWORD PTR [rax+480]
+    vpand ymm13, ymm6, YMMWORD PTR [rax+480]
+    vmovdqu YMMWORD PTR [rdi+256], ymm9
+    vmovdqu YMMWORD PTR [rcx+256], ymm13
+    vpsrlq ymm12, ymm2, 29
+    vpsrlq ymm15, ymm6, 29
+    vpaddq ymm3, ymm3, ymm12
+    vpaddq ymm7, ymm7, ymm15
+    vpand ymm9, ymm3, YMMWORD PTR [rax+480]
+    vpand ymm13, ymm7, YMMWORD PTR [rax+480]
+    vmovdqu YMMWORD PTR [rdi+288], ymm9
+    vmovdqu YMMWORD PTR [rcx+288], ymm13
+    vpsrlq ymm12, ymm3, 29
+    vpsrlq ymm15, ymm7, 29
+    vmovdqu ymm8, YMMWORD PTR [rsi+352]
+    vmovdqu ymm11, YMMWORD PTR [r8+352]
+    vpmuludq ymm0, ymm8, YMMWORD PTR [rdx+416]
+    vpmuludq ymm4, ymm11, YMMWORD PTR [r9+416]
+    vmovdqu ymm8, YMMWORD PTR [rsi+384]
+    vmovdqu ymm11, YMMWORD PTR [r8+384]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+384]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+384]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm1, ymm8, YMMWORD PTR [rdx+416]
+    vpmuludq ymm5, ymm11, YMMWORD PTR [r9+416]
+    vmovdqu ymm8, YMMWORD PTR [rsi+416]
+    vmovdqu ymm11, YMMWORD PTR [r8+416]
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+352]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+352]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm8, YMMWORD PTR [rdx+384]
+    vpmuludq ymm14, ymm11, YMMWORD PTR [r9+384]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm2, ymm8, YMMWORD PTR [rdx+416]
+    vpmuludq ymm6, ymm11, YMMWORD PTR [r9+416]
+    vmovdqa ymm9, YMMWORD PTR [rsp+352]
+    vmovdqa ymm13, YMMWORD PTR [rsp+800]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+416]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+416]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+384]
+    vmovdqa ymm13, YMMWORD PTR [rsp+832]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+384]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+384]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+416]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+416]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vmovdqa ymm9, YMMWORD PTR [rsp+416]
+    vmovdqa ymm13, YMMWORD PTR [rsp+864]
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+352]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+352]
+    vpaddq ymm0, ymm0, ymm10
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+384]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+384]
+    vpaddq ymm1, ymm1, ymm10
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm10, ymm9, YMMWORD PTR [rax+416]
+    vpmuludq ymm14, ymm13, YMMWORD PTR [rax+416]
+    vpaddq ymm2, ymm2, ymm10
+    vpaddq ymm6, ymm6, ymm14
+    vpaddq ymm0, ymm0, ymm12
+    vpaddq ymm4, ymm4, ymm15
+    vpand ymm9, ymm0, YMMWORD PTR [rax+480]
+    vpand ymm13, ymm4, YMMWORD PTR [rax+480]
+    vmovdqu YMMWORD PTR [rdi+320], ymm9
+    vmovdqu YMMWORD PTR [rcx+320], ymm13
+    vpsrlq ymm12, ymm0, 29
+    vpsrlq ymm15, ymm4, 29
+    vpaddq ymm1, ymm1, ymm12
+    vpaddq ymm5, ymm5, ymm15
+    vpand ymm9, ymm1, YMMWORD PTR [rax+480]
+    vpand ymm13, ymm5, YMMWORD PTR [rax+480]
+    vmovdqu YMMWORD PTR [rdi+352], ymm9
+    vmovdqu YMMWORD PTR [rcx+352], ymm13
+    vpsrlq ymm12, ymm1, 29
+    vpsrlq ymm15, ymm5, 29
+    vpaddq ymm2, ymm2, ymm12
+    vpaddq ymm6, ymm6, ymm15
+    vpand ymm9, ymm2, YMMWORD PTR [rax+480]
+    vpand ymm13, ymm6, YMMWORD PTR [rax+480]
+    vmovdqu YMMWORD PTR [rdi+384], ymm9
+    vmovdqu YMMWORD PTR [rcx+384], ymm13
+    vpsrlq ymm12, ymm2, 29
+    vpsrlq ymm15, ymm6, 29
+    vmovdqu YMMWORD PTR [rdi+416], ymm12
+    vmovdqu YMMWORD PTR [rcx+416], ymm15
+    mov rsp, rbp
+    .cfi_def_cfa_register rsp
+    pop rbp
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore rbp
+    vzeroupper
+    ret
+.cfi_endproc
+.size c2lab_mont_mul2_avx2x4_14, .-c2lab_mont_mul2_avx2x4_14
+
 .globl c2lab_mont_mul2_avx2x4_9
 .type c2lab_mont_mul2_avx2x4_9,@function
 .p2align 5
