@@ -470,9 +470,8 @@ bool denominators_inverse_avx2(const fp2* d, const fp* norm, fp2* out, size_t n)
     for (size_t c = chunks; c-- > 0;) {
         if (c > 0) {
             shifted(inv_s, inv);
-            mul(e_inv, inv_s, prefix[c - 1]);
             load_norms(nv, c);
-            mul(inv, inv_s, nv);
+            mul2(e_inv, inv_s, prefix[c - 1], inv, inv_s, nv);
         } else {
             e_inv = inv;
         }
@@ -487,8 +486,7 @@ bool denominators_inverse_avx2(const fp2* d, const fp* norm, fp2* out, size_t n)
         load4<12>(d1, dc[0].c1.mont.data());
         sub<1>(d1, zero, d1);
         shifted(e_s, e_inv);
-        mul(r0, e_s, d0);
-        mul(r1, e_s, d1);
+        mul2(r0, e_s, d0, r1, e_s, d1);
         settle(r0);
         settle(r1);
         fp2* oc = count == 4 ? out + i : pad;
