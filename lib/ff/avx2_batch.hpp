@@ -1,7 +1,8 @@
-// The AVX2 batch path of mul_batch and square_batch (ff/ifma.hpp, batch_path::avx2): 4 products
-// per call of a generated kernel (lib/ff/mont_mul_avx2_x86_64.S, scripts/gen_mont_asm.py's
-// gen_avx2_mul), for CPUs with AVX2 and without AVX-512 IFMA. Internal to c2lab_ff: the public
-// API is ifma.hpp's.
+// The AVX2 batch path (ff/ifma.hpp, batch_path::avx2) of mul_batch and square_batch, the MSM's
+// batched additions and the NTT's stages: 4 products per call of a generated kernel, or two
+// independent sets of 4 in one call of the two-product kernel (lib/ff/mont_mul_avx2_x86_64.S,
+// scripts/gen_mont_asm.py's gen_avx2_mul and gen_avx2_mul2), for CPUs with AVX2 and without
+// AVX-512 IFMA. Internal to c2lab_ff: the public API is ifma.hpp's.
 //
 // Layout: 4 elements at a time, structure of arrays in radix 2^29 (limb k of the 4 elements in one
 // ymm, element e in lane e): Fp's 381 bits in 14 limbs (406 bits), Fr's 255 bits in 9 (261 bits).
@@ -26,13 +27,14 @@ void mul_chunks_avx2(F* out, const F* a, const F* b, size_t chunks) noexcept;
 
 // Batched affine additions over Fp (ff::affine_add_batch on batch_path::avx2, G1's bucket
 // additions): (x1[i], y1[i]) <- (x1[i], y1[i]) + (x2[i], negate[i] ? -y2[i] : y2[i]), bit-identical
-// to the scalar path. 4 interleaved prefix-product chains (lane l takes the elements i = l mod 4),
-// every value in radix 2^29 from the loads to the stores, the 4 lane totals inverted by
-// Montgomery's trick on 4 values. False, with nothing written, where some x1[i] == x2[i] (a lane
-// total is zero). The spans are checked by the caller (same lengths, no overlap).
-// On the AMD EPYC of family 25 model 17 (Zen 4) without AVX-512, one thread, n = 256..4096:
-// 185-189 ns an addition against the scalar path's 222-228 (bench_ff ff/affine_add_batch); the
-// kernel is 73% of it. The same over Fp2 (G2: Karatsuba products, canonical results) measured
+// to the scalar path. 8 interleaved prefix-product chains: two halves of the chunks of 4 in
+// lockstep (their products in pairs, the two-product kernel), lane l of a chunk taking the
+// elements i = l mod 4; every value in radix 2^29 from the loads to the stores; the two halves'
+// lane totals inverted together, by Montgomery's trick on 4 values. False, with nothing written,
+// where some x1[i] == x2[i] (a lane total is zero). The spans are checked by the caller (same
+// lengths, no overlap). On the AMD EPYC of family 25 model 17 (Zen 4) without AVX-512, one thread,
+// n = 256..4096: 185-189 ns an addition against the scalar path's 222-228 (bench_ff
+// ff/affine_add_batch) with one chain of chunks, the kernel 73% of it; 0.93x that with two. The same over Fp2 (G2: Karatsuba products, canonical results) measured
 // 678-690 ns against the scalar path's 553-558, whose Fp2 product reduces lazily: not kept (commit
 // 72cd05f has it).
 bool affine_add_batch_avx2(fp* x1, fp* y1, const fp* x2, const fp* y2, const uint8_t* negate, size_t n);

@@ -6,6 +6,7 @@
 #include <string>
 #include <thread>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "core/error.hpp"
@@ -111,20 +112,26 @@ TEST(evaluation_domain, parallel_twiddles_match_serial) {
 }
 
 // The table in each path's form: the scalar path's is twiddles() itself; the IFMA path's is
-// omega^j 2^4 (ff::twiddle_form) where that path is available, and refused where it is not.
+// omega^j 2^4 and the AVX2 path's omega^j 2^5 (ff::twiddle_form) where the path is available,
+// refused where it is not; each made once and shared by copies of the domain.
 TEST(evaluation_domain, twiddles_in_each_paths_form) {
     for (size_t log_n : {1u, 5u, 13u}) {
         evaluation_domain d(log_n, 2);
+        const evaluation_domain copy = d;
         const auto plain = d.twiddles();
         const auto scalar = d.twiddles(ff::batch_path::scalar);
         ASSERT_EQ(scalar.data(), plain.data());
-        if (!ff::ifma_available()) {
-            EXPECT_THROW(d.twiddles(ff::batch_path::ifma), error);
-            continue;
+        for (auto [path, factor] : {std::pair{ff::batch_path::ifma, 16u}, std::pair{ff::batch_path::avx2, 32u}}) {
+            if (path == ff::batch_path::ifma ? !ff::ifma_available() : !ff::avx2_available()) {
+                EXPECT_THROW(d.twiddles(path), error) << ff::to_string(path);
+                continue;
+            }
+            const auto form = d.twiddles(path);
+            ASSERT_EQ(form.size(), plain.size());
+            for (size_t j = 0; j < plain.size(); ++j)
+                ASSERT_EQ(form[j], plain[j] * fr::from_u64(factor)) << ff::to_string(path) << ", j = " << j;
+            EXPECT_EQ(copy.twiddles(path).data(), form.data()) << ff::to_string(path);
         }
-        const auto ifma = d.twiddles(ff::batch_path::ifma);
-        ASSERT_EQ(ifma.size(), plain.size());
-        for (size_t j = 0; j < plain.size(); ++j) ASSERT_EQ(ifma[j], plain[j] * fr::from_u64(16)) << "j = " << j;
     }
 }
 
@@ -141,8 +148,9 @@ TEST(evaluation_domain, twiddles_bit_reversed_in_each_paths_form) {
             for (size_t b = 0; b < bits; ++b) r |= ((i >> b) & 1) << (bits - 1 - b);
             return r;
         };
-        for (ff::batch_path path : {ff::batch_path::scalar, ff::batch_path::ifma}) {
-            if (path == ff::batch_path::ifma && !ff::ifma_available()) {
+        for (ff::batch_path path : {ff::batch_path::scalar, ff::batch_path::ifma, ff::batch_path::avx2}) {
+            if ((path == ff::batch_path::ifma && !ff::ifma_available()) ||
+                (path == ff::batch_path::avx2 && !ff::avx2_available())) {
                 EXPECT_THROW(d.twiddles_bit_reversed(path), error);
                 continue;
             }
