@@ -524,9 +524,8 @@ inline void add_sub(f29& p, f29& q, const f29& a) noexcept {
     normalize(q, d);
 }
 // Two butterflies on distinct vectors, t = q W / 2^261 = q w / R (below 2p) for each, the products
-// in one call of the two-product kernel
-// (its two chains through q_k overlap: 8.9-9.3 against 9.9-10.4 ns a product on the Zen 4 of
-// family 25 model 17, a loop of independent products).
+// in one call of the two-product kernel (its two chains through q_k overlap: 8.9-9.3 against
+// 9.9-10.4 ns a product on the Zen 4 of family 25 model 17, a loop of independent products).
 inline void butterfly2(f29& p1, f29& q1, const f29& w1, f29& p2, f29& q2, const f29& w2) noexcept {
     f29 t[2];
     c2lab_mont_mul2_avx2x4_9(&t[0].l[0][0], &q1.l[0][0], &w1.l[0][0], &t[1].l[0][0], &q2.l[0][0], &w2.l[0][0],

@@ -1156,9 +1156,11 @@ void refuse_avx2(batch_path path, const char* what) {
 // The AVX2 stages' checks: the path on, at most detail::avx2_max_lazy_stages stages.
 void check_avx2_stages(const char* what, size_t stages) {
 #if defined(C2LAB_HAVE_X86_ASM)
-    if (!avx2_available()) throw error(errc::device, std::string(what) + ": the AVX2 path is off (C2LAB_PORTABLE is set)");
+    if (!avx2_available())
+        throw error(errc::device, std::string(what) + ": the AVX2 path is off (C2LAB_PORTABLE is set)");
     if (stages > detail::avx2_max_lazy_stages)
-        throw error(errc::bad_input, std::string(what) + ": " + std::to_string(stages) + " stages on the AVX2 path, at most " +
+        throw error(errc::bad_input, std::string(what) + ": " + std::to_string(stages) +
+                                         " stages on the AVX2 path, at most " +
                                          std::to_string(detail::avx2_max_lazy_stages));
 #else
     (void)stages;

@@ -119,7 +119,9 @@ constexpr flag_def<fv> registry[] = {
      "kernels of the NTT's butterfly stages: auto takes AVX-512 IFMA where it runs, else the 4-lane AVX2 stages "
      "on AMD family 0x19 (Zen 3, Zen 4), else the scalar butterflies; the others force one (ifma where the CPU "
      "lacks it fails). The same results",
-     [](fv& v, const std::string& x) { v.ntt_batch = poly::parse_ntt_batch(pick_variant("ntt_batch", x, {"auto", "scalar", "avx2", "ifma"})); },
+     [](fv& v, const std::string& x) {
+         v.ntt_batch = poly::parse_ntt_batch(pick_variant("ntt_batch", x, {"auto", "scalar", "avx2", "ifma"}));
+     },
      [](const fv& v) { return std::string(poly::to_string(v.ntt_batch)); }},
     {"backend", "cpu|cuda", "cpu", "ntt+msm",
      "engine of the prover's ntt and MSM stages: the CPU (the reference), or CUDA on device 0",

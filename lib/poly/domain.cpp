@@ -94,7 +94,9 @@ std::span<const fr> evaluation_domain::twiddles(ff::batch_path path) const {
         throw error(errc::device, "evaluation_domain: no AVX2 twiddle table (the AVX2 path is off)");
     lazy_table& t = *natural_[path_index(path)];
     std::call_once(t.once, [&] {
-        allocate(t.values, path == ff::batch_path::ifma ? "the IFMA path's " : path == ff::batch_path::avx2 ? "the AVX2 path's " : "");
+        allocate(t.values, path == ff::batch_path::ifma   ? "the IFMA path's "
+                           : path == ff::batch_path::avx2 ? "the AVX2 path's "
+                                                          : "");
         fill_powers(t.values.data(), path);
     });
     return std::as_const(t.values).span();

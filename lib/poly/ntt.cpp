@@ -19,8 +19,8 @@ namespace {
 // Stages whose blocks fit in one chunk of 2^block_log elements run chunk by chunk: 12 to 15
 // stages per pass over memory instead of one. The chunk's default size by path: with IFMA and
 // AVX2 4096 elements (128 KiB of Fr; 160 KiB in radix 2^52, 288 KiB in radix 2^29 with as much
-// again for the AVX2 stages' broadcast twiddles: in a 1 MiB L2); on the scalar path 2^15 (1 MiB, from 2^18 elements; 2^(log_n - 3)
-// below, so that the threads still have 8 chunks, and never below 4096), which leaves 7 stages
+// again for the AVX2 stages' broadcast twiddles: in a 1 MiB L2); on the scalar path 2^15 (1 MiB,
+// from 2^18 elements; 2^(log_n - 3) below, so that the threads still have 8 chunks, and never below 4096), which leaves 7 stages
 // instead of 10 to the column tiles at 2^22. bench_ntt on the family-23 EPYC (L2 512 KiB, L3
 // 8 MiB), alternated: the h step at 2^22 on two threads 7409-7644 ms at 2^12, 7088-7490 at 2^14,
 // 6731-7244 at 2^15, 6833-7141 at 2^16; the forward transform at 2^22 on one thread 1770-1901 ->
