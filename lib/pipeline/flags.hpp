@@ -72,6 +72,9 @@ enum class synth_challenges { serial, parallel, automatic };
 // ntt_pair=auto: natural on the IFMA path, the 2 KiB proof's ntt stage 0.939x, and bit_reversed
 // without AVX-512, where the two measured the same (results/ab/prove-2kib-ntt_pair-cpu-20261205,
 // results/ab/prove-2kib-ntt_pair-no-avx512-cpu-20261205).
+// ntt_batch=auto: the AVX2 stages where msm_batch=auto takes the AVX2 kernels (AMD family 0x19
+// without AVX-512), the 2 KiB proof's ntt stage 0.777 there
+// (results/ab/prove-2kib-ntt_batch-no-avx512-zen4-cpu-20261208); IFMA where it runs.
 // lc_indexer=vec and msm_window=ln are the seeds' (bellperson's) choices, and no other variant
 // was shown faster on the whole proof.
 struct flag_values {
