@@ -55,12 +55,22 @@ struct radix29 {
     }();
 };
 static_assert(radix29<fp>::n29 == 14 && radix29<fp>::shift == 22);
-static_assert(radix29<fr>::n29 == 9 && radix29<fr>::shift == 5);
+static_assert(radix29<fr>::n29 == 9 && radix29<fr>::shift == avx2_fr_shift);
 
 template <size_t N>
 void kernel(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* k) noexcept {
     if constexpr (N == 14) c2lab_mont_mul_avx2x4_14(r, a, b, k);
     else c2lab_mont_mul_avx2x4_9(r, a, b, k);
+}
+
+// (a, b, c, d) <- their 4x4 transpose: afterwards a holds lane 0 of the four, b lane 1, and so on.
+inline void transpose4x4(__m256i& a, __m256i& b, __m256i& c, __m256i& d) noexcept {
+    const __m256i t0 = _mm256_unpacklo_epi64(a, b), t1 = _mm256_unpackhi_epi64(a, b);
+    const __m256i t2 = _mm256_unpacklo_epi64(c, d), t3 = _mm256_unpackhi_epi64(c, d);
+    a = _mm256_permute2x128_si256(t0, t2, 0x20);
+    b = _mm256_permute2x128_si256(t1, t3, 0x20);
+    c = _mm256_permute2x128_si256(t0, t2, 0x31);
+    d = _mm256_permute2x128_si256(t1, t3, 0x31);
 }
 
 // 4 elements of N64 limbs (element e at x + N64 e) to N64 vectors (limb j of element e in lane e
@@ -70,13 +80,8 @@ void kernel(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* k
 template <size_t N64>
 inline void load_soa(const uint64_t* x, __m256i* v, size_t stride = N64) noexcept {
     auto ld = [&](size_t e, size_t j) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + stride * e + j)); };
-    const __m256i r0 = ld(0, 0), r1 = ld(1, 0), r2 = ld(2, 0), r3 = ld(3, 0);
-    const __m256i t0 = _mm256_unpacklo_epi64(r0, r1), t1 = _mm256_unpackhi_epi64(r0, r1);
-    const __m256i t2 = _mm256_unpacklo_epi64(r2, r3), t3 = _mm256_unpackhi_epi64(r2, r3);
-    v[0] = _mm256_permute2x128_si256(t0, t2, 0x20);
-    v[1] = _mm256_permute2x128_si256(t1, t3, 0x20);
-    v[2] = _mm256_permute2x128_si256(t0, t2, 0x31);
-    v[3] = _mm256_permute2x128_si256(t1, t3, 0x31);
+    v[0] = ld(0, 0), v[1] = ld(1, 0), v[2] = ld(2, 0), v[3] = ld(3, 0);
+    transpose4x4(v[0], v[1], v[2], v[3]);
     if constexpr (N64 == 6) {
         auto ld2 = [&](size_t e) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(x + stride * e + 4)); };
         const __m256i h01 = _mm256_set_m128i(ld2(1), ld2(0)), h23 = _mm256_set_m128i(ld2(3), ld2(2));
@@ -92,10 +97,8 @@ inline void load_soa(const uint64_t* x, __m256i* v, size_t stride = N64) noexcep
 template <size_t N64>
 inline void store_soa(uint64_t* x, const __m256i* v, size_t stride = N64) noexcept {
     auto st = [&](size_t e, size_t j, __m256i y) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(x + stride * e + j), y); };
-    const __m256i t0 = _mm256_unpacklo_epi64(v[0], v[1]), t1 = _mm256_unpackhi_epi64(v[0], v[1]);
-    const __m256i t2 = _mm256_unpacklo_epi64(v[2], v[3]), t3 = _mm256_unpackhi_epi64(v[2], v[3]);
-    const __m256i r0 = _mm256_permute2x128_si256(t0, t2, 0x20), r1 = _mm256_permute2x128_si256(t1, t3, 0x20);
-    const __m256i r2 = _mm256_permute2x128_si256(t0, t2, 0x31), r3 = _mm256_permute2x128_si256(t1, t3, 0x31);
+    __m256i r0 = v[0], r1 = v[1], r2 = v[2], r3 = v[3];
+    transpose4x4(r0, r1, r2, r3);
     if constexpr (N64 == 6) {
         // Limbs 0..3 of each element in one 32-byte store, limbs 4 and 5 in one of 16 bytes.
         st(0, 0, r0), st(1, 0, r1), st(2, 0, r2), st(3, 0, r3);
@@ -302,24 +305,33 @@ inline void settle(v29& t) noexcept {
     subtract_if_at_least(t.l, mult_p<fp, 2>.norm);
     subtract_if_at_least(t.l, mult_p<fp, 1>.norm);
 }
-// 4 elements of Fp (Stride 6), or one component of 4 elements of Fp2 (Stride 12), from the
-// first one's limbs.
-template <size_t Stride = 6>
-inline void load4(v29& r, const uint64_t* src) noexcept {
-    v4 x[6];
-    load_soa<6>(src, x, Stride);
-    to_radix29<6, n29, 0>(x, r.l);
+// 4 elements of F from the first one's limbs, `stride` words apart (F::n_limbs: consecutive
+// elements; 12: one component of 4 elements of Fp2; or elements further apart), into the kernel's
+// layout; and back (t normalised, below 2^(64 n_limbs)).
+template <class F>
+inline void load4(vec29<F>& r, const uint64_t* src, size_t stride = F::n_limbs) noexcept {
+    constexpr size_t N64 = F::n_limbs;
+    v4 x[N64];
+    load_soa<N64>(src, x, stride);
+    to_radix29<N64, radix29<F>::n29, 0>(x, r.l);
 }
-template <size_t Stride = 6>
-inline void store4(uint64_t* dst, const v29& t) noexcept {
-    v4 r[n29], x[6];
+template <class F>
+inline void store4(uint64_t* dst, const vec29<F>& t, size_t stride = F::n_limbs) noexcept {
+    constexpr size_t N64 = F::n_limbs, N29 = radix29<F>::n29;
+    v4 r[N29], x[N64];
 #pragma GCC unroll 16
-    for (size_t k = 0; k < n29; ++k) r[k] = vld(t.l[k]);
-    to_radix64<6, n29>(r, x);
-    store_soa<6>(dst, x, Stride);
+    for (size_t k = 0; k < N29; ++k) r[k] = vld(t.l[k]);
+    to_radix64<N64, N29>(r, x);
+    store_soa<N64>(dst, x, stride);
 }
-inline void load4(v29& r, const fp* src) noexcept { load4(r, src[0].mont.data()); }
-inline void store4(fp* dst, const v29& t) noexcept { store4(dst[0].mont.data(), t); }
+template <class F>
+inline void load4(vec29<F>& r, const F* src, size_t stride = F::n_limbs) noexcept {
+    load4(r, src[0].mont.data(), stride);
+}
+template <class F>
+inline void store4(F* dst, const vec29<F>& t, size_t stride = F::n_limbs) noexcept {
+    store4(dst[0].mont.data(), t, stride);
+}
 
 // Lanes whose bit is set in `bits`: all ones; the others zero.
 inline v4 lane_mask(unsigned bits) noexcept {
@@ -482,16 +494,16 @@ bool denominators_inverse_avx2(const fp2* d, const fp* norm, fp2* out, size_t n)
             for (size_t l = 0; l < 4; ++l) pad[l] = l < count ? d[i + l] : fp2::zero();
             dc = pad;
         }
-        load4<12>(d0, dc[0].c0.mont.data());
-        load4<12>(d1, dc[0].c1.mont.data());
+        load4(d0, dc[0].c0.mont.data(), 12);
+        load4(d1, dc[0].c1.mont.data(), 12);
         sub<1>(d1, zero, d1);
         shifted(e_s, e_inv);
         mul2(r0, e_s, d0, r1, e_s, d1);
         settle(r0);
         settle(r1);
         fp2* oc = count == 4 ? out + i : pad;
-        store4<12>(oc[0].c0.mont.data(), r0);
-        store4<12>(oc[0].c1.mont.data(), r1);
+        store4(oc[0].c0.mont.data(), r0, 12);
+        store4(oc[0].c1.mont.data(), r1, 12);
         if (count < 4)
             for (size_t l = 0; l < count; ++l) out[i + l] = pad[l];
     }
@@ -552,31 +564,18 @@ inline void reduce_lazy(f29& v) noexcept {
     normalize(v, t);
     subtract_if_at_least(v.l, p);
 }
-// 4 elements of Fr, `stride` words apart, into r; and back, canonical.
-inline void load_fr4(f29& r, const fr* x, size_t stride = 4) noexcept {
-    v4 t[4];
-    load_soa<4>(x->mont.data(), t, stride);
-    to_radix29<4, fr_n29, 0>(t, r.l);
-}
-inline void store_fr4(fr* x, f29& v, size_t stride = 4) noexcept {
+// A lazy value's 4 elements, reduced to canonical, `stride` words apart.
+inline void store_canonical(fr* x, f29& v, size_t stride = 4) noexcept {
     reduce_lazy(v);
-    v4 r[fr_n29], t[4];
-#pragma GCC unroll 16
-    for (size_t k = 0; k < fr_n29; ++k) r[k] = vld(v.l[k]);
-    to_radix64<4, fr_n29>(r, t);
-    store_soa<4>(x->mont.data(), t, stride);
+    store4(x, v, stride);
 }
 // a[e] lane l <-> a[l] lane e, limb by limb.
 inline void transpose4(f29* a) noexcept {
 #pragma GCC unroll 16
     for (size_t k = 0; k < fr_n29; ++k) {
-        const v4 r0 = vld(a[0].l[k]), r1 = vld(a[1].l[k]), r2 = vld(a[2].l[k]), r3 = vld(a[3].l[k]);
-        const v4 t0 = _mm256_unpacklo_epi64(r0, r1), t1 = _mm256_unpackhi_epi64(r0, r1);
-        const v4 t2 = _mm256_unpacklo_epi64(r2, r3), t3 = _mm256_unpackhi_epi64(r2, r3);
-        vst(a[0].l[k], _mm256_permute2x128_si256(t0, t2, 0x20));
-        vst(a[1].l[k], _mm256_permute2x128_si256(t1, t3, 0x20));
-        vst(a[2].l[k], _mm256_permute2x128_si256(t0, t2, 0x31));
-        vst(a[3].l[k], _mm256_permute2x128_si256(t1, t3, 0x31));
+        v4 r0 = vld(a[0].l[k]), r1 = vld(a[1].l[k]), r2 = vld(a[2].l[k]), r3 = vld(a[3].l[k]);
+        transpose4x4(r0, r1, r2, r3);
+        vst(a[0].l[k], r0), vst(a[1].l[k], r1), vst(a[2].l[k], r2), vst(a[3].l[k], r3);
     }
 }
 // w[0..count) (count <= 4), each broadcast to the 4 lanes of out[j].
@@ -584,7 +583,7 @@ inline void broadcast_twiddles(f29* out, const fr* w, size_t count) noexcept {
     fr pad[4] = {};
     std::copy_n(w, count, pad);
     f29 v;
-    load_fr4(v, pad);
+    load4(v, pad);
     for (size_t j = 0; j < count; ++j) {
 #pragma GCC unroll 16
         for (size_t k = 0; k < fr_n29; ++k)
@@ -608,7 +607,7 @@ void butterfly_stages_avx2(fr* x, size_t len, const fr* stage_tw, size_t h_first
     const size_t q = len / 4;
     f29* xs = stage_buffer(2 * q);
     f29* ws = xs + q;  // ws[h + j]: twiddle j of stage h (2 <= h <= q / 2), broadcast
-    for (size_t v = 0; v < q; ++v) load_fr4(xs[v], x + v, 4 * q);
+    for (size_t v = 0; v < q; ++v) load4(xs[v], x + v, 4 * q);
     for (size_t h = h_first; 2 * h <= q; h <<= 1) {
         if (h == 1) {  // twiddle 1, canonical inputs: sums and differences alone, below 2p
             for (size_t v = 0; v < q; v += 2) add_sub(xs[v], xs[v + 1], xs[v + 1]);
@@ -624,13 +623,13 @@ void butterfly_stages_avx2(fr* x, size_t len, const fr* stage_tw, size_t h_first
         f29* y = xs + g;  // y[l] lane e: element l q + g + e
         transpose4(y);
         if (h_first <= q) {
-            load_fr4(w0, stage_tw + q + g);
+            load4(w0, stage_tw + q + g);
             butterfly2(y[0], y[1], w0, y[2], y[3], w0);
         }
-        load_fr4(w0, stage_tw + 2 * q + g);
-        load_fr4(w1, stage_tw + 3 * q + g);
+        load4(w0, stage_tw + 2 * q + g);
+        load4(w1, stage_tw + 3 * q + g);
         butterfly2(y[0], y[2], w0, y[1], y[3], w1);
-        for (size_t l = 0; l < 4; ++l) store_fr4(x + l * q + g, y[l]);
+        for (size_t l = 0; l < 4; ++l) store_canonical(x + l * q + g, y[l]);
     }
 }
 
@@ -641,12 +640,12 @@ void butterfly_row_stages_avx2(fr* x, size_t rows, size_t stride,
     f29* xs = stage_buffer(4 * rows + 4);
     f29* ws = xs + 4 * rows;
     for (size_t r = 0; r < rows; ++r)
-        for (size_t g = 0; g < 4; ++g) load_fr4(xs[4 * r + g], x + stride * r + 4 * g);
+        for (size_t g = 0; g < 4; ++g) load4(xs[4 * r + g], x + stride * r + 4 * g);
     fr w[16];
     for (size_t hr = 1; hr < rows; hr <<= 1)
         for (size_t rr = 0; rr < hr; ++rr) {
             twiddles(hr, rr, w);
-            for (size_t g = 0; g < 4; ++g) load_fr4(ws[g], w + 4 * g);
+            for (size_t g = 0; g < 4; ++g) load4(ws[g], w + 4 * g);
             for (size_t br = 0; br < rows; br += 2 * hr)
                 for (size_t g = 0; g < 4; g += 2) {
                     f29* p = xs + 4 * (br + rr) + g;
@@ -655,7 +654,7 @@ void butterfly_row_stages_avx2(fr* x, size_t rows, size_t stride,
                 }
         }
     for (size_t r = 0; r < rows; ++r)
-        for (size_t g = 0; g < 4; ++g) store_fr4(x + stride * r + 4 * g, xs[4 * r + g]);
+        for (size_t g = 0; g < 4; ++g) store_canonical(x + stride * r + 4 * g, xs[4 * r + g]);
 }
 
 template void mul_chunks_avx2<fp, false>(fp*, const fp*, const fp*, size_t) noexcept;

@@ -52,6 +52,7 @@ bool denominators_inverse_avx2(const fp2* d, const fp* norm, fp2* out, size_t n)
 // twiddles in twiddle_form(avx2), w 2^5 (the kernel divides by 2^261 = 2^5 R). At most
 // avx2_max_lazy_stages stages.
 constexpr size_t avx2_max_lazy_stages = 34;
+constexpr unsigned avx2_fr_shift = 5;  // 29 * 9 - 256: twiddle_form(avx2, w) = w 2^5
 void butterfly_stages_avx2(fr* x, size_t len, const fr* stage_tw, size_t h_first);
 void butterfly_row_stages_avx2(fr* x, size_t rows, size_t stride,
                                const std::function<void(size_t, size_t, fr*)>& twiddles);

@@ -95,18 +95,20 @@ struct radix52 {
 };
 
 static_assert(radix52<fp>::n52 == 8 && radix52<fp>::shift == 32);
+// w 2^s mod p by s doublings.
+template <class F>
+F doubled(F w, unsigned s) noexcept {
+    for (unsigned i = 0; i < s; ++i) w = w + w;
+    return w;
+}
 // w 2^s mod p (s = 52 N52 - 64 N64): the twiddle the IFMA path's lazy NTT stages take (see
 // butterfly_stages_ifma).
 template <class F>
 F twiddle_form_of(F w) noexcept {
-    for (unsigned i = 0; i < radix52<F>::shift; ++i) w = w + w;
-    return w;
+    return doubled(w, radix52<F>::shift);
 }
 
 static_assert(radix52<fr>::n52 == 5 && radix52<fr>::shift == 4);
-
-// 2^5: the AVX2 stages' kernel divides by 2^(29 9) = 2^5 R (avx2_batch.hpp).
-fr avx2_twiddle_factor() noexcept { return fr::from_u64(32); }
 
 template <class F>
 void check_spans(std::span<F> out, std::span<const F> a, std::span<const F> b, const char* what) {
@@ -1480,17 +1482,13 @@ void butterfly_batch(batch_path path, std::span<fr> p, std::span<fr> q, std::spa
 
 fr twiddle_form(batch_path path, const fr& w) noexcept {
     if (path == batch_path::ifma) return twiddle_form_of(w);
-    if (path == batch_path::avx2) return w * avx2_twiddle_factor();
+    if (path == batch_path::avx2) return doubled(w, detail::avx2_fr_shift);
     return w;
 }
 
 void twiddle_form(batch_path path, std::span<fr> w) noexcept {
-    if (path == batch_path::ifma)
-        for (fr& x : w) x = twiddle_form_of(x);
-    if (path == batch_path::avx2) {
-        const fr k = avx2_twiddle_factor();
-        for (fr& x : w) x *= k;
-    }
+    if (path == batch_path::scalar) return;
+    for (fr& x : w) x = twiddle_form(path, x);
 }
 
 void butterfly_stages(batch_path path, std::span<fr> x, std::span<const fr> stage_tw, size_t h_first) {

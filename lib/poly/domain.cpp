@@ -72,11 +72,9 @@ void evaluation_domain::fill_powers(fr* tw, ff::batch_path form) const {
     });
 }
 
-namespace {
-size_t path_index(ff::batch_path path) noexcept {
-    return path == ff::batch_path::ifma ? 1 : path == ff::batch_path::avx2 ? 2 : 0;
-}
-}  // namespace
+// The tables are indexed by the path's value.
+static_assert(static_cast<size_t>(ff::batch_path::scalar) == 0 && static_cast<size_t>(ff::batch_path::ifma) == 1 &&
+              static_cast<size_t>(ff::batch_path::avx2) == 2);
 
 std::span<const fr> evaluation_domain::twiddles() const { return twiddles(ff::batch_path::scalar); }
 
@@ -92,7 +90,7 @@ std::span<const fr> evaluation_domain::twiddles(ff::batch_path path) const {
         throw error(errc::device, "evaluation_domain: no IFMA twiddle table (the AVX-512 IFMA path is not available)");
     if (path == ff::batch_path::avx2 && !ff::avx2_available())
         throw error(errc::device, "evaluation_domain: no AVX2 twiddle table (the AVX2 path is off)");
-    lazy_table& t = *natural_[path_index(path)];
+    lazy_table& t = *natural_[static_cast<size_t>(path)];
     std::call_once(t.once, [&] {
         allocate(t.values, path == ff::batch_path::ifma   ? "the IFMA path's "
                            : path == ff::batch_path::avx2 ? "the AVX2 path's "
@@ -130,7 +128,7 @@ void bit_reversed_powers::fill(size_t u, const fr& factor, fr* out) const {
 std::span<const fr> evaluation_domain::twiddles_bit_reversed(ff::batch_path path) const {
     if (path == ff::batch_path::ifma && !ff::ifma_available()) (void)twiddles(path);  // refuses
     if (path == ff::batch_path::avx2 && !ff::avx2_available()) (void)twiddles(path);
-    lazy_table& t = *bit_reversed_[path_index(path)];
+    lazy_table& t = *bit_reversed_[static_cast<size_t>(path)];
     std::call_once(t.once, [&] {
         allocate(t.values, "bit-reversed ");
         fr* out = t.values.data();

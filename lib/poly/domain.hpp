@@ -110,7 +110,7 @@ private:
     size_t n_ = 1;
     unsigned threads_ = 0;
     fr omega_, omega_inv_, size_inv_, g_, g_inv_, z_coset_, z_coset_inv_;
-    // twiddles(path) and twiddles_bit_reversed(path), by ff::batch_path (scalar, ifma, avx2);
+    // twiddles(path) and twiddles_bit_reversed(path), indexed by ff::batch_path (scalar, ifma, avx2);
     // shared by copies of the domain.
     std::shared_ptr<lazy_table> natural_[3], bit_reversed_[3];
 };

@@ -671,7 +671,7 @@ void bit_reverse_permute(std::span<fr> a, size_t log_n) {
 std::uint64_t twiddle_table_bytes(size_t log_n, const ntt_config& cfg, bool h_step) {
     if (log_n == 0 || log_n > fr::two_adicity) return 0;
     const size_t n = size_t{1} << log_n;
-    auto index = [](ff::batch_path p) { return p == ff::batch_path::ifma ? 0 : p == ff::batch_path::avx2 ? 1 : 2; };
+    auto index = [](ff::batch_path p) { return static_cast<size_t>(p); };  // as the domain keeps its tables
     bool natural[3] = {}, reversed[3] = {};
     natural[index(ff::vector_batch_path())] = true;  // made with the domain
     const ff::batch_path path = stages_path(cfg);
